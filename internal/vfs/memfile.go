@@ -1,0 +1,162 @@
+package vfs
+
+import (
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"syscall"
+)
+
+// memFile is an open MemFS file or directory. Its fields after name are
+// guarded by fs.mu.
+type memFile struct {
+	fs    *MemFS
+	n     *memNode
+	name  string
+	write bool
+	// pos is where the next Read starts; a Write moves it to the end.
+	pos    int64
+	closed bool
+}
+
+// check reports why f cannot do op; the caller holds fs.mu.
+func (f *memFile) check(op string, wantFile bool) error {
+	switch {
+	case f.closed:
+		return pathErr(op, f.name, os.ErrClosed)
+	case wantFile && f.n.dir:
+		return pathErr(op, f.name, syscall.EISDIR)
+	}
+	return nil
+}
+
+func (f *memFile) Read(p []byte) (int, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.check("read", true); err != nil {
+		return 0, err
+	}
+	if f.pos >= int64(len(f.n.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.n.data[f.pos:])
+	f.pos += int64(n)
+	return n, nil
+}
+
+func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.check("read", true); err != nil {
+		return 0, err
+	}
+	if off < 0 {
+		return 0, pathErr("read", f.name, syscall.EINVAL)
+	}
+	if off >= int64(len(f.n.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, f.n.data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// Write appends p to the file.
+func (f *memFile) Write(p []byte) (int, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.check("write", true); err != nil {
+		return 0, err
+	}
+	if !f.write {
+		return 0, pathErr("write", f.name, os.ErrPermission)
+	}
+	f.n.data = append(f.n.data, p...)
+	f.pos = int64(len(f.n.data))
+	return len(p), nil
+}
+
+func (f *memFile) Close() error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.check("close", false); err != nil {
+		return err
+	}
+	f.closed = true
+	return nil
+}
+
+// Sync makes the file's contents, or the directory's entries, durable. The
+// hooks run without fs.mu held.
+func (f *memFile) Sync() error {
+	hooks, err := f.syncHooks()
+	if err != nil {
+		return err
+	}
+	if hooks.BeforeSync != nil {
+		hooks.BeforeSync(f.name)
+	}
+	if err := f.syncLocked(); err != nil {
+		return err
+	}
+	if hooks.AfterSync != nil {
+		hooks.AfterSync(f.name)
+	}
+	return nil
+}
+
+func (f *memFile) syncHooks() (Hooks, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	return f.fs.hooks, f.check("sync", false)
+}
+
+func (f *memFile) syncLocked() error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.check("sync", false); err != nil {
+		return err
+	}
+	if f.n.dir {
+		f.n.durable = maps.Clone(f.n.live)
+	} else {
+		f.n.synced = f.n.data[:len(f.n.data):len(f.n.data)]
+	}
+	return nil
+}
+
+func (f *memFile) Stat() (os.FileInfo, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.check("stat", false); err != nil {
+		return nil, err
+	}
+	return f.n.info(f.name), nil
+}
+
+// Truncate cuts or zero-extends the file. The change is durable once the
+// file is synced.
+func (f *memFile) Truncate(size int64) error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.check("truncate", true); err != nil {
+		return err
+	}
+	if !f.write {
+		return pathErr("truncate", f.name, os.ErrPermission)
+	}
+	if size < 0 {
+		return pathErr("truncate", f.name, syscall.EINVAL)
+	}
+	n := f.n
+	if size <= int64(len(n.data)) {
+		// Copy, so later appends cannot overwrite bytes synced shares.
+		n.data = slices.Clone(n.data[:size])
+	} else {
+		n.data = append(n.data, make([]byte, size-int64(len(n.data)))...)
+	}
+	return nil
+}
