@@ -93,7 +93,7 @@ func FuzzIndex(f *testing.F) {
 		ft.index = handle{offset: uint64(len(out)), size: uint64(len(index))}
 		out = append(out, index...)
 		out = appendTrailer(out[:len(out):len(out)], compress.None)
-		props := tb[ft.props.offset : ft.props.end()]
+		props := tb[ft.props.offset:ft.props.end()]
 		ft.props = handle{offset: uint64(len(out)), size: uint64(len(props)) - trailerLen}
 		out = append(out, props...)
 		out = ft.encode(out)
