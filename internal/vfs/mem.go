@@ -144,11 +144,8 @@ func (fs *MemFS) open(op, name string, write bool) (File, error) {
 	if n.dir {
 		return nil, pathErr(op, name, syscall.EISDIR)
 	}
-	f := &memFile{fs: fs, n: n, name: name, write: write}
-	if write {
-		f.pos = int64(len(n.data))
-	}
-	return f, nil
+	// Like an O_APPEND file: reads start at 0, each write goes to the end.
+	return &memFile{fs: fs, n: n, name: name, write: write}, nil
 }
 
 // OpenDir opens a directory; syncing it makes its entries durable.
@@ -218,8 +215,14 @@ func (fs *MemFS) Rename(oldname, newname string) error {
 	if n == nil {
 		return pathErr("rename", oldname, os.ErrNotExist)
 	}
-	if err := checkRename(n, ddir.live[dbase], cleanPath(oldname), cleanPath(newname)); err != nil {
+	old := ddir.live[dbase]
+	if err := checkRename(n, old, cleanPath(oldname), cleanPath(newname)); err != nil {
 		return pathErr("rename", newname, err)
+	}
+	if old == n {
+		// Both names are one file (a crash clone can leave one file under
+		// two names); as in POSIX, renaming does nothing.
+		return nil
 	}
 	delete(sdir.live, sbase)
 	ddir.live[dbase] = n

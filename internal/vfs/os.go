@@ -109,10 +109,12 @@ type osLock struct {
 func (l *osLock) Close() error {
 	err := os.ErrClosed
 	l.once.Do(func() {
+		// Release the flock before the name, so a Lock that sees the name
+		// free does not then find the flock still held.
 		osLocks.Lock()
-		delete(osLocks.held, l.abs)
-		osLocks.Unlock()
+		defer osLocks.Unlock()
 		err = l.f.Close()
+		delete(osLocks.held, l.abs)
 	})
 	return err
 }
