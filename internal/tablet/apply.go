@@ -1,0 +1,178 @@
+package tablet
+
+import (
+	"fmt"
+	"hash/maphash"
+
+	"github.com/tabuladb/tabula/internal/base"
+	"github.com/tabuladb/tabula/internal/commitlog"
+	"github.com/tabuladb/tabula/internal/memtable"
+	"github.com/tabuladb/tabula/internal/record"
+)
+
+// Apply applies a row mutation atomically: every mutation or none, and all
+// become visible to readers at once. It returns once the mutation is
+// durable in the commit log.
+func (t *Tablet) Apply(row []byte, muts []base.Mutation) error {
+	unlock := t.lockRow(row)
+	defer unlock()
+	return t.applyLocked(row, muts)
+}
+
+// lockRow serializes writers of one row, so that check-and-mutate and
+// read-modify-write see every write acknowledged before them.
+func (t *Tablet) lockRow(row []byte) func() {
+	l := &t.rowLocks[maphash.Bytes(t.rowSeed, row)%uint64(len(t.rowLocks))]
+	l.Lock()
+	return l.Unlock
+}
+
+func (t *Tablet) applyLocked(row []byte, muts []base.Mutation) error {
+	schema := t.Schema()
+	if err := t.validate(schema, row, muts); err != nil {
+		return err
+	}
+	muts = t.resolveTimestamps(schema, muts)
+	m, p, pending, err := t.reserve(row, muts)
+	if err != nil {
+		return err
+	}
+	err = pending.Wait()
+	if err == nil {
+		insert(m.mt, row, muts, p.last+1-uint64(len(muts)))
+	}
+	m.writers.Done()
+	return t.publish(p, err)
+}
+
+// resolveTimestamps gives server-timestamped mutations the host's time,
+// truncated to the table's granularity.
+func (t *Tablet) resolveTimestamps(s *Schema, muts []base.Mutation) []base.Mutation {
+	var now int64
+	out := muts
+	for i := range muts {
+		if muts[i].Timestamp != base.ServerTimestamp || (muts[i].Kind != base.KindPut && muts[i].Kind != base.KindAggAdd && muts[i].Kind != base.KindAggMerge) {
+			continue
+		}
+		if now == 0 {
+			g := s.granularity()
+			now = t.h.now() / g * g
+			out = append([]base.Mutation(nil), muts...)
+		}
+		out[i].Timestamp = now
+	}
+	return out
+}
+
+// reserve assigns the mutation its sequence numbers, room in the memtable
+// and its place in the commit log, all in one order.
+func (t *Tablet) reserve(row []byte, muts []base.Mutation) (*memTable, *pendingApply, *commitlog.Pending, error) {
+	need := entriesSize(row, muts)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.waitForRoomLocked(need); err != nil {
+		return nil, nil, nil, err
+	}
+	seq := t.nextSeq
+	rec := record.Append(nil, &record.RowMutation{Tablet: t.id, Seq: seq, Row: row, Mutations: muts})
+	pending, err := t.h.log.Write(rec)
+	if err != nil {
+		t.err = fmt.Errorf("tablet: commit log: %w", err)
+		return nil, nil, nil, t.err
+	}
+	t.nextSeq += uint64(len(muts))
+	m := t.mem
+	m.reserved += need
+	m.maxSeq = t.nextSeq - 1
+	m.writers.Add(1)
+	p := &pendingApply{last: t.nextSeq - 1}
+	t.inflight = append(t.inflight, p)
+	return m, p, pending, nil
+}
+
+// waitForRoomLocked makes sure the memtable can take need more bytes,
+// freezing it if not, and stalls while too many frozen memtables wait to
+// be flushed.
+func (t *Tablet) waitForRoomLocked(need int64) error {
+	for {
+		if t.closed {
+			return fmt.Errorf("tablet: %v closed: %w", t, base.ErrUnavailable)
+		}
+		if t.err != nil {
+			return t.err
+		}
+		if t.mem.reserved+need <= t.mem.capacity {
+			return nil
+		}
+		if len(t.imm) >= t.h.opts.MaxFrozenMemtables {
+			t.cond.Wait()
+			continue
+		}
+		t.rotateLocked(need, t.h.log.Head())
+	}
+}
+
+// rotateLocked freezes the memtable and starts a new one whose first
+// record lies at redo.
+func (t *Tablet) rotateLocked(minCapacity int64, redo commitlog.Pos) {
+	if t.mem.reserved > 0 {
+		t.imm = append(t.imm, t.mem)
+		t.h.scheduleFlush(t)
+	}
+	t.mem = t.newMemTable(minCapacity, redo)
+}
+
+// publish makes the applied mutation visible in sequence order and waits
+// until everything up to it is visible.
+func (t *Tablet) publish(p *pendingApply, err error) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	p.done = true
+	if err != nil && t.err == nil {
+		t.err = fmt.Errorf("tablet: commit log: %w", err)
+	}
+	for len(t.inflight) > 0 && t.inflight[0].done {
+		t.visible = t.inflight[0].last
+		t.inflight = t.inflight[1:]
+	}
+	t.cond.Broadcast()
+	for t.visible < p.last && t.err == nil {
+		t.cond.Wait()
+	}
+	if err != nil {
+		return t.err
+	}
+	return nil
+}
+
+// insert adds the entries of a row mutation, numbered from seq, to mt.
+func insert(mt *memtable.Memtable, row []byte, muts []base.Mutation, seq uint64) {
+	var buf []byte
+	for i := range muts {
+		key, value := entry(buf[:0], row, &muts[i], seq+uint64(i))
+		if err := mt.Add(key, value); err != nil {
+			// Room was reserved and sequence numbers are unique, so this
+			// is a broken invariant, not an input error.
+			panic(fmt.Sprintf("tablet: memtable insert: %v", err))
+		}
+		buf = key
+	}
+}
+
+// entry encodes one mutation as a sorted-map entry.
+func entry(dst, row []byte, m *base.Mutation, seq uint64) (key, value []byte) {
+	fam, qual, ts, value := m.Entry()
+	k := base.Key{Row: row, Family: fam, Qualifier: qual, Timestamp: ts, Seq: seq, Kind: m.Kind}
+	return base.AppendEncoded(dst, &k), value
+}
+
+// entriesSize is the memtable room a row mutation needs.
+func entriesSize(row []byte, muts []base.Mutation) int64 {
+	var n int64
+	for i := range muts {
+		fam, qual, ts, value := muts[i].Entry()
+		k := base.Key{Row: row, Family: fam, Qualifier: qual, Timestamp: ts}
+		n += memtable.EntryOverhead(base.EncodedLen(&k), len(value))
+	}
+	return n
+}
