@@ -95,6 +95,10 @@ func (t *Tablet) reserve(row []byte, muts []base.Mutation) (*memTable, *pendingA
 // be flushed.
 func (t *Tablet) waitForRoomLocked(need int64) error {
 	for {
+		if t.paused && !t.closed {
+			t.cond.Wait()
+			continue
+		}
 		if t.closed {
 			return fmt.Errorf("tablet: %v closed: %w", t, base.ErrUnavailable)
 		}

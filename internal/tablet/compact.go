@@ -163,7 +163,7 @@ func (t *Tablet) Compact() error {
 func (t *Tablet) nextPlan(force bool) (compactionPlan, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.vers == nil || t.closed { // retired by a split or merge
+	if t.vers == nil || t.closed || t.paused { // being split or merged, or retired
 		return compactionPlan{}, false
 	}
 	for _, g := range sortedKeys(t.vers.groups) {
@@ -228,10 +228,10 @@ func (t *Tablet) rewrite(plan compactionPlan) error {
 func (t *Tablet) claimCompaction() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for t.compacting && !t.closed {
+	for t.compacting && !t.closed && !t.paused {
 		t.cond.Wait()
 	}
-	if t.closed {
+	if t.closed || t.paused {
 		return false
 	}
 	t.compacting = true

@@ -94,17 +94,17 @@ func TestCrashAtEverySync(t *testing.T) {
 	)
 	modes := []vfs.UnsyncedMode{vfs.DropUnsynced, vfs.KeepSomeUnsynced, vfs.KeepAllUnsynced}
 	cloneRng := rand.New(rand.NewPCG(seed, 3))
-	mem.SetHooks(vfs.Hooks{AfterSync: func(string) {
+	crash := func(string) {
 		pointsMu.Lock()
 		defer pointsMu.Unlock()
-		if len(points) >= 400 {
-			return
-		}
 		w, d := acks.snapshot()
 		mode := modes[len(points)%len(modes)]
 		clone := mem.CrashClone(vfs.CrashCloneOptions{UnsyncedData: mode, Rand: rand.New(rand.NewPCG(cloneRng.Uint64(), 0))})
 		points = append(points, crashPoint{fs: clone, mode: mode, written: w, deleted: d, issued: acks.issuedDeletes()})
-	}})
+	}
+	// A crash just before a sync and just after it, at every sync of the
+	// log, of SSTables, of the manifest and of directories.
+	mem.SetHooks(vfs.Hooks{BeforeSync: crash, AfterSync: crash})
 
 	opts := Options{FS: mem, Dir: "db", MemtableSize: 8 << 10, MaxFilesPerGroup: 2, LogSegmentSize: 16 << 10, Seed: seed}
 	h, err := Open(opts)

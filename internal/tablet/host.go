@@ -41,6 +41,7 @@ type Host struct {
 	closed     bool
 
 	persistMu sync.Mutex // serializes manifest writes
+	reshapeMu sync.Mutex // one split or merge at a time
 
 	bg bgWork
 }

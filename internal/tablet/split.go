@@ -13,6 +13,8 @@ import (
 // range, until their own compactions rewrite them (paper §5.3, §6); a file
 // is deleted only when neither refers to it.
 func (h *Host) Split(tabletID uint64, at []byte) error {
+	h.reshapeMu.Lock()
+	defer h.reshapeMu.Unlock()
 	parent, err := h.tablet(tabletID)
 	if err != nil {
 		return err
@@ -30,11 +32,13 @@ func (h *Host) Split(tabletID uint64, at []byte) error {
 	h.replaceLocked(tb, []*Tablet{parent}, []*Tablet{left, right})
 	h.mu.Unlock()
 	parent.retire()
-	return h.persist()
+	return openChildren([]*Tablet{left, right}, h.persist())
 }
 
 // Merge joins two neighbouring tablets of a table into one.
 func (h *Host) Merge(leftID, rightID uint64) error {
+	h.reshapeMu.Lock()
+	defer h.reshapeMu.Unlock()
 	l, err := h.tablet(leftID)
 	if err != nil {
 		return err
@@ -47,11 +51,13 @@ func (h *Host) Merge(leftID, rightID uint64) error {
 		return base.InvalidArgf("tablet: %v and %v are not neighbours", l, r)
 	}
 	for _, t := range []*Tablet{l, r} {
-		if err := t.quiesce(); err != nil {
-			return err
+		err := t.quiesce()
+		if err == nil {
+			err = t.trimShared()
 		}
-		if err := t.trimShared(); err != nil {
-			t.reopen()
+		if err != nil {
+			l.reopen()
+			r.reopen()
 			return err
 		}
 	}
@@ -68,11 +74,12 @@ func (h *Host) Merge(leftID, rightID uint64) error {
 	m.nextSeq = max(l.nextSeq, r.nextSeq)
 	m.flushedSeq = max(l.flushedSeq, r.flushedSeq)
 	m.visible = m.nextSeq - 1
+	m.mem.maxSeq = m.nextSeq - 1
 	h.replaceLocked(h.tables[l.table], []*Tablet{l, r}, []*Tablet{m})
 	h.mu.Unlock()
 	l.retire()
 	r.retire()
-	return h.persist()
+	return openChildren([]*Tablet{m}, h.persist())
 }
 
 func (h *Host) tablet(id uint64) (*Tablet, error) {
@@ -89,7 +96,7 @@ func (h *Host) tablet(id uint64) (*Tablet, error) {
 // for a running compaction, and flushes it, so that all its data is in
 // SSTables and nothing of it needs replaying from the log.
 func (t *Tablet) quiesce() error {
-	t.close()
+	t.pause()
 	t.flushMu.Lock()
 	defer t.flushMu.Unlock()
 	t.mu.Lock()
@@ -144,11 +151,42 @@ func (t *Tablet) owns(f *fileMeta) bool {
 	return bytes.Compare(f.Smallest, t.lower) >= 0 && (t.upper == nil || bytes.Compare(f.Largest, t.upper) < 0)
 }
 
-// reopen lets a tablet whose split or merge failed take writes again.
+// pause makes writers wait and waits for the writes in flight and for a
+// running compaction.
+func (t *Tablet) pause() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.paused = true
+	for len(t.inflight) > 0 || t.compacting {
+		t.cond.Wait()
+	}
+}
+
+// reopen lets a paused tablet take writes again: a tablet whose split or
+// merge failed, or a new tablet once the manifest records it.
 func (t *Tablet) reopen() {
 	t.mu.Lock()
-	t.closed = false
+	t.paused = false
+	t.cond.Broadcast()
 	t.mu.Unlock()
+}
+
+// open lets the children of a split or merge take writes once the
+// manifest that records them is durable: a write logged for a tablet the
+// manifest does not know would be lost in recovery. If the manifest could
+// not be written, the children refuse writes.
+func openChildren(children []*Tablet, persistErr error) error {
+	for _, c := range children {
+		if persistErr != nil {
+			c.mu.Lock()
+			if c.err == nil {
+				c.err = fmt.Errorf("tablet: manifest not written: %w", persistErr)
+			}
+			c.mu.Unlock()
+		}
+		c.reopen()
+	}
+	return persistErr
 }
 
 // retire drops a split or merged tablet's hold on its files. Readers that
@@ -158,12 +196,15 @@ func (t *Tablet) retire() {
 	defer t.mu.Unlock()
 	t.vers.unref()
 	t.vers = nil
+	t.closed, t.paused = true, false
+	t.cond.Broadcast()
 }
 
 // childLocked makes a tablet over [start, end) that takes over vers's
 // files and the parent's sequence numbers.
 func (h *Host) childLocked(parent *Tablet, start, end []byte, vers *version) *Tablet {
 	c := h.newTabletLocked(parent.table, start, end, parent.schema)
+	c.paused = true // until the manifest records it; see openChildren
 	c.vers.unref()
 	vers.ref()
 	c.vers = vers

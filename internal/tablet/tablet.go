@@ -43,7 +43,8 @@ type Tablet struct {
 	flushedSeq uint64
 	compacting bool
 	err        error // sticky: after a log failure the tablet refuses writes
-	closed     bool
+	closed     bool  // refuses writes for good: host closed, table deleted, or retired
+	paused     bool  // a split or merge is under way: writers wait
 }
 
 // memTable is a memtable and what the tablet knows of it.
