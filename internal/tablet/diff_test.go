@@ -84,6 +84,10 @@ func newHarness(t *testing.T, fsys vfs.FS, seed uint64) *harness {
 	hs.opts = Options{FS: fsys, Dir: "db", MemtableSize: 16 << 10, MaxFrozenMemtables: 1 << 20, MaxFilesPerGroup: 3,
 		Clock: hs.clock.now, Seed: seed, LogSegmentSize: 64 << 10,
 		TestingKnobs: TestingKnobs{DisableBackground: true, OnMajorCompaction: hs.onMajor}}
+	if seed%2 == 0 {
+		hs.opts.RowCacheSize = 256 << 10
+	}
+	t.Logf("row cache %d bytes", hs.opts.RowCacheSize)
 	hs.open()
 	return hs
 }

@@ -27,6 +27,8 @@ type Host struct {
 	opts  Options
 	log   *commitlog.Log
 	cache *cache.BlockCache
+	// rowCache holds rows' SSTable entries; nil when RowCacheSize is 0.
+	rowCache *cache.RowCache[*cachedRow]
 	lock  io.Closer
 
 	randMu sync.Mutex
@@ -86,6 +88,9 @@ func (h *Host) open() error {
 	}
 	h.load(m)
 	h.cache = cache.NewBlockCache(h.opts.BlockCacheSize)
+	if h.opts.RowCacheSize > 0 {
+		h.rowCache = cache.NewRowCache[*cachedRow](h.opts.RowCacheSize)
+	}
 	h.log, err = commitlog.Open(commitlog.Options{FS: fsys, Dir: path.Join(dir, "log"), SegmentSize: h.opts.LogSegmentSize})
 	if err != nil {
 		return err

@@ -26,6 +26,10 @@ type Options struct {
 	// BlockCacheSize bounds the block cache shared by all tablets, in
 	// bytes; default 256 MiB.
 	BlockCacheSize int64
+	// RowCacheSize bounds the row cache shared by all tablets (the paper's
+	// scan cache: the SSTable entries of rows read recently), in bytes;
+	// default 0, no row cache.
+	RowCacheSize int64
 	// LogSegmentSize is the commit log's segment size; default 64 MiB.
 	LogSegmentSize int64
 	// Clock returns the time; default time.Now.
@@ -54,7 +58,7 @@ func (o *Options) Validate() error {
 	if o.FS == nil || o.Dir == "" {
 		return fmt.Errorf("tablet: options need FS and Dir")
 	}
-	if o.MemtableSize < 0 || o.MaxFrozenMemtables < 0 || o.MaxFilesPerGroup < 0 || o.BlockCacheSize < 0 || o.LogSegmentSize < 0 {
+	if o.MemtableSize < 0 || o.MaxFrozenMemtables < 0 || o.MaxFilesPerGroup < 0 || o.BlockCacheSize < 0 || o.RowCacheSize < 0 || o.LogSegmentSize < 0 {
 		return fmt.Errorf("tablet: negative size in options")
 	}
 	return nil

@@ -40,6 +40,24 @@ func (t *Tablet) iters(s *snapshot, lower, upper, row []byte) ([]base.Iterator, 
 			its = append(its, m.mt.NewIter())
 		}
 	}
+	if row != nil && t.h.rowCache != nil && s.vers.count() > 0 {
+		it, err := t.cachedFiles(s, row, lower, upper)
+		if err != nil {
+			return nil, err
+		}
+		return append(its, it), nil
+	}
+	files, err := t.fileIters(s, lower, upper, row)
+	if err != nil {
+		return nil, err
+	}
+	return append(its, files...), nil
+}
+
+// fileIters opens an iterator on every SSTable of the snapshot that may
+// hold keys in [lower, upper) (of row, when row is not nil).
+func (t *Tablet) fileIters(s *snapshot, lower, upper, row []byte) ([]base.Iterator, error) {
+	its := make([]base.Iterator, 0, s.vers.count())
 	var prefix []byte
 	if row != nil {
 		prefix = base.RowPrefix(row)

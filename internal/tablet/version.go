@@ -41,12 +41,15 @@ func (f *fileMeta) unref() {
 // version is an immutable set of SSTables of one tablet, by locality group,
 // newest first within a group. Readers hold a reference while they use it.
 type version struct {
+	id     uint64 // unique in the process; keys the row cache
 	groups map[string][]*fileMeta
 	refs   atomic.Int32
 }
 
+var versionIDs atomic.Uint64
+
 func newVersion(groups map[string][]*fileMeta) *version {
-	v := &version{groups: groups}
+	v := &version{id: versionIDs.Add(1), groups: groups}
 	v.refs.Store(1)
 	for _, fs := range groups {
 		for _, f := range fs {
