@@ -29,7 +29,7 @@ type Host struct {
 	cache *cache.BlockCache
 	// rowCache holds rows' SSTable entries; nil when RowCacheSize is 0.
 	rowCache *cache.RowCache[*cachedRow]
-	lock  io.Closer
+	lock     io.Closer
 
 	randMu sync.Mutex
 	rng    *rand.Rand
