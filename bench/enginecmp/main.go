@@ -46,6 +46,7 @@ var (
 	flagEngines = flag.String("engines", "tabula,pebble", "engines to run, in order")
 	flagRSS     = flag.Bool("rss", false, "after the fill, report the process's resident memory (run one engine at a time)")
 	flagCPU     = flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (run one engine at a time)")
+	flagMemProf = flag.String("memprofile", "", "after the fill, write a heap profile to this file (run one engine at a time)")
 )
 
 func main() {
@@ -91,9 +92,8 @@ func main() {
 			check(err)
 			results[p.name] = append(results[p.name], rate)
 			fmt.Printf("%-22s %-8s %12.0f\n", p.name, e.name(), rate)
-			if *flagRSS && p.name == phases[0].name {
-				runtime.GC()
-				fmt.Printf("%-22s %-8s %12s\n", "RSS after fill", e.name(), rss())
+			if p.name == phases[0].name {
+				afterFill(e)
 			}
 		}
 	}
@@ -212,6 +212,22 @@ func fullScan(e engine) (float64, error) {
 		return 0, fmt.Errorf("%s: scan saw %d rows, want %d", e.name(), n, *flagRows)
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// afterFill reports memory after the fill, as the flags ask.
+func afterFill(e engine) {
+	if *flagRSS {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Printf("%-22s %-8s %12s, Go heap in use %d MiB\n", "RSS after fill", e.name(), rss(), ms.HeapInuse>>20)
+	}
+	if *flagMemProf != "" {
+		f, err := os.Create(*flagMemProf)
+		check(err)
+		check(pprof.Lookup("heap").WriteTo(f, 0))
+		check(f.Close())
+	}
 }
 
 func rss() string {
