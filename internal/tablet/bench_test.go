@@ -128,20 +128,25 @@ func BenchmarkFlush(b *testing.B) {
 	}
 }
 
-// BenchmarkCompaction measures a major compaction of several SSTables.
+// BenchmarkCompaction measures a major compaction of several SSTables;
+// each round compacts a fresh table.
 func BenchmarkCompaction(b *testing.B) {
 	h := benchHost(b, Options{TestingKnobs: TestingKnobs{DisableBackground: true}})
-	ts, _ := h.Tablets("t")
 	value := make([]byte, benchValueSize)
 	const rows, files = 2000, 4
 	b.SetBytes(rows * files * benchValueSize)
-	var next uint64
+	round := 0
 	for b.Loop() {
 		b.StopTimer()
-		for range files {
-			for range rows {
-				next++
-				if err := ts[0].Apply(benchKey(next), benchPut(value)); err != nil {
+		round++
+		name := fmt.Sprintf("c%d", round)
+		if err := h.CreateTable(name, &Schema{Families: map[string]Family{"f": {}}}, nil); err != nil {
+			b.Fatal(err)
+		}
+		ts, _ := h.Tablets(name)
+		for f := range files {
+			for i := range rows {
+				if err := ts[0].Apply(benchKey(uint64(i*files+f)), benchPut(value)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -153,5 +158,10 @@ func BenchmarkCompaction(b *testing.B) {
 		if err := ts[0].Compact(); err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		if err := h.DeleteTable(name); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
 	}
 }
