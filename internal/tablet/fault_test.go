@@ -96,19 +96,7 @@ func TestFlushFaultKeepsData(t *testing.T) {
 	mem := vfs.NewMem()
 	fault := &armedFault{op: vfs.OpWrite, name: "/sst/"}
 	opts := Options{FS: vfs.NewErrorFS(mem, fault), Dir: "db", Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}}
-	h, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 100; i++ {
-		row, muts := faultRow(i)
-		if err := h.Apply("t", row, muts); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h := openWithRows(t, opts, 100)
 	fault.armed.Store(true)
 	tb, _ := h.TabletFor("t", []byte("row"))
 	if err := tb.Flush(); !errors.Is(err, vfs.ErrInjected) {
@@ -118,7 +106,7 @@ func TestFlushFaultKeepsData(t *testing.T) {
 	h.Close()
 
 	opts.FS = mem.CrashClone(vfs.CrashCloneOptions{UnsyncedData: vfs.DropUnsynced})
-	h, err = Open(opts)
+	h, err := Open(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +120,9 @@ func TestFlushFaultKeepsData(t *testing.T) {
 	}
 }
 
-// A flipped bit in an SSTable is reported as corruption, never returned
-// as data.
-func TestSSTableBitFlipDetected(t *testing.T) {
-	mem := vfs.NewMem()
-	opts := Options{FS: mem, Dir: "db", Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}}
+// openWithRows opens a host with table "t" holding rows 0..n-1.
+func openWithRows(t *testing.T, opts Options, n int) *Host {
+	t.Helper()
 	h, err := Open(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -144,12 +130,21 @@ func TestSSTableBitFlipDetected(t *testing.T) {
 	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < 200; i++ {
+	for i := 0; i < n; i++ {
 		row, muts := faultRow(i)
 		if err := h.Apply("t", row, muts); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return h
+}
+
+// A flipped bit in an SSTable is reported as corruption, never returned
+// as data.
+func TestSSTableBitFlipDetected(t *testing.T) {
+	mem := vfs.NewMem()
+	opts := Options{FS: mem, Dir: "db", Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}}
+	h := openWithRows(t, opts, 200)
 	tb, _ := h.TabletFor("t", []byte("row"))
 	if err := tb.Flush(); err != nil {
 		t.Fatal(err)
@@ -182,19 +177,7 @@ func TestSSTableBitFlipDetected(t *testing.T) {
 func TestLogBitFlipDetected(t *testing.T) {
 	mem := vfs.NewMem()
 	opts := Options{FS: mem, Dir: "db", Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}}
-	h, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 50; i++ {
-		row, muts := faultRow(i)
-		if err := h.Apply("t", row, muts); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h := openWithRows(t, opts, 50)
 	h.Close()
 	names, err := mem.List("db/log")
 	if err != nil || len(names) == 0 {
