@@ -22,11 +22,42 @@ func bloomK(bitsPerKey int) int {
 	return min(max(k, 1), bloomMaxK)
 }
 
-// bloomBuilder collects the hashes of the prefixes added to a table.
+// bloomBuilder collects the hashes of the prefixes added to a table or,
+// when the number of prefixes is known up front, sets the filter's bits
+// directly so that its memory stays the filter's size.
 type bloomBuilder struct {
 	hashes []uint64
 	last   []uint64 // hashes of the previous key, by add-call position
 	pos    int
+
+	bits     []byte // presized filter, or nil
+	nbits    uint32
+	k        int
+	distinct int
+}
+
+// presize sizes the filter for expected distinct prefixes.
+func (b *bloomBuilder) presize(expected, bitsPerKey int) {
+	nbytes := (max(expected*bitsPerKey, bloomMinBits) + 7) / 8
+	nbytes = min(nbytes, 1<<29-1) // the bit count must fit in a uint32
+	b.bits = make([]byte, nbytes+1)
+	b.nbits = uint32(nbytes) * 8
+	b.k = bloomK(bitsPerKey)
+}
+
+// record adds one distinct hash.
+func (b *bloomBuilder) record(h uint64) {
+	if b.bits == nil {
+		b.hashes = append(b.hashes, h)
+		return
+	}
+	b.distinct++
+	h1, h2 := uint32(h), uint32(h>>32)
+	for i := 0; i < b.k; i++ {
+		bit := h1 % b.nbits
+		b.bits[bit/8] |= 1 << (bit % 8)
+		h1 += h2
+	}
 }
 
 // startKey begins the prefixes of a new key.
@@ -38,11 +69,11 @@ func (b *bloomBuilder) add(prefix []byte) {
 	h := bloomHash(prefix)
 	if b.pos < len(b.last) {
 		if b.last[b.pos] != h {
-			b.hashes = append(b.hashes, h)
+			b.record(h)
 		}
 		b.last[b.pos] = h
 	} else {
-		b.hashes = append(b.hashes, h)
+		b.record(h)
 		b.last = append(b.last, h)
 	}
 	b.pos++
@@ -50,6 +81,10 @@ func (b *bloomBuilder) add(prefix []byte) {
 
 // finish returns the filter block payload and the number of distinct hashes.
 func (b *bloomBuilder) finish(bitsPerKey int) ([]byte, int) {
+	if b.bits != nil {
+		b.bits[len(b.bits)-1] = byte(b.k)
+		return b.bits, b.distinct
+	}
 	slices.Sort(b.hashes)
 	b.hashes = slices.Compact(b.hashes)
 	nbits := max(len(b.hashes)*bitsPerKey, bloomMinBits)

@@ -12,6 +12,7 @@ type iter struct {
 	raw, dst     []byte // scratch for blocks read without a cache
 	valid        bool
 	err          error
+	noFill       bool // read uncached blocks without caching them
 }
 
 // load makes data block i current in bi.

@@ -36,6 +36,11 @@ type WriterOptions struct {
 	// FilterPrefixes calls add for every prefix of key that the Bloom filter
 	// should answer for. nil (the default) puts each whole key in the filter.
 	FilterPrefixes func(key []byte, add func(prefix []byte))
+	// ExpectedPrefixes, when above 0, sizes the Bloom filter up front for
+	// that many distinct prefixes, so that the writer holds only the filter
+	// instead of a hash per prefix. More prefixes than expected raise the
+	// false-positive rate. 0 (the default) sizes the filter exactly at Close.
+	ExpectedPrefixes int
 }
 
 // Validate reports whether the options are usable.
@@ -45,6 +50,8 @@ func (o WriterOptions) Validate() error {
 		return base.InvalidArgf("sstable: block size %d out of range", o.BlockSize)
 	case o.RestartInterval < 0:
 		return base.InvalidArgf("sstable: restart interval %d is negative", o.RestartInterval)
+	case o.ExpectedPrefixes < 0:
+		return base.InvalidArgf("sstable: expected prefixes %d is negative", o.ExpectedPrefixes)
 	case o.BloomBitsPerKey < 0 || o.BloomBitsPerKey > maxBloomBitsPerKey:
 		return base.InvalidArgf("sstable: bloom bits per key %d out of range", o.BloomBitsPerKey)
 	}

@@ -176,6 +176,13 @@ func (r *Reader) NewIter(lower, upper []byte) base.Iterator {
 	return &iter{r: r, lower: lower, upper: upper, blk: -1}
 }
 
+// NewCompactionIter is NewIter for one pass over the table: blocks not
+// in the cache are read into the iterator's own buffers and not cached,
+// so that a compaction does not evict the blocks readers use.
+func (r *Reader) NewCompactionIter(lower, upper []byte) base.Iterator {
+	return &iter{r: r, lower: lower, upper: upper, blk: -1, noFill: true}
+}
+
 // loadBlock returns data block i, decoded and verified. owned reports that
 // the caller's scratch buffers back the result.
 func (it *iter) loadBlock(i int) ([]byte, error) {
@@ -188,6 +195,9 @@ func (it *iter) loadBlock(i int) ([]byte, error) {
 		if b, ok := c.Get(r.opts.FileNum, h.offset); ok {
 			return b, nil
 		}
+		if it.noFill {
+			return it.readOwn(h)
+		}
 		b, err := r.br.readFresh(h)
 		if err != nil {
 			return nil, err
@@ -195,8 +205,13 @@ func (it *iter) loadBlock(i int) ([]byte, error) {
 		c.Set(r.opts.FileNum, h.offset, b)
 		return b, nil
 	}
+	return it.readOwn(h)
+}
+
+// readOwn reads block h into the iterator's reusable buffers.
+func (it *iter) readOwn(h handle) ([]byte, error) {
 	var b []byte
 	var err error
-	b, it.raw, it.dst, err = r.br.read(h, it.raw, it.dst)
+	b, it.raw, it.dst, err = it.r.br.read(h, it.raw, it.dst)
 	return b, err
 }

@@ -342,3 +342,53 @@ func readAll(t testing.TB, fs vfs.FS, name string) []byte {
 	}
 	return b
 }
+
+// A filter sized up front answers like one sized at Close.
+func TestPresizedFilter(t *testing.T) {
+	fs := vfs.NewMem()
+	kvs := randomKVs(rand.New(rand.NewPCG(5, 6)), 2000)
+	m := writeTable(t, fs, "p.sst", kvs, WriterOptions{BloomBitsPerKey: 10, ExpectedPrefixes: len(kvs)})
+	if m.Props.FilterPrefixes != uint64(len(kvs)) {
+		t.Fatalf("FilterPrefixes = %d, want %d", m.Props.FilterPrefixes, len(kvs))
+	}
+	r := openTable(t, fs, "p.sst", ReaderOptions{})
+	defer r.Close()
+	for _, e := range kvs {
+		if !r.MayContain(e.k) {
+			t.Fatalf("presized filter misses %q", e.k)
+		}
+	}
+	fp := 0
+	for i := 0; i < 2000; i++ {
+		if r.MayContain(fmt.Appendf(nil, "absent%d", i)) {
+			fp++
+		}
+	}
+	if fp > 100 {
+		t.Fatalf("%d/2000 false positives", fp)
+	}
+}
+
+// A compaction iterator reads through the cache but never fills it.
+func TestCompactionIterLeavesCache(t *testing.T) {
+	fs := vfs.NewMem()
+	kvs := randomKVs(rand.New(rand.NewPCG(7, 8)), 500)
+	writeTable(t, fs, "c.sst", kvs, WriterOptions{BlockSize: 1024})
+	c := mapCache{}
+	r := openTable(t, fs, "c.sst", ReaderOptions{Cache: c})
+	defer r.Close()
+	it := r.NewCompactionIter(nil, nil)
+	n := 0
+	for ok := it.First(); ok; ok = it.Next() {
+		if !bytes.Equal(it.Key(), kvs[n].k) || !bytes.Equal(it.Value(), kvs[n].v) {
+			t.Fatalf("entry %d: %q", n, it.Key())
+		}
+		n++
+	}
+	if err := it.Close(); err != nil || n != len(kvs) {
+		t.Fatalf("%d entries, %v", n, err)
+	}
+	if len(c) != 0 {
+		t.Fatalf("compaction iterator cached %d blocks", len(c))
+	}
+}

@@ -55,6 +55,9 @@ func NewWriter(f vfs.File, opts WriterOptions) *Writer {
 	w.index.restartInterval = 1
 	w.props.Compression = w.opts.Compression
 	w.props.BloomBitsPerKey = uint64(w.opts.BloomBitsPerKey)
+	if w.opts.BloomBitsPerKey > 0 && w.opts.ExpectedPrefixes > 0 {
+		w.bloom.presize(w.opts.ExpectedPrefixes, w.opts.BloomBitsPerKey)
+	}
 	return w
 }
 

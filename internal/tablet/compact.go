@@ -22,12 +22,14 @@ func (t *Tablet) flush() error {
 	m.writers.Wait()
 
 	it := m.mt.NewIter()
-	files, err := t.h.writeTables(it, schema, groups, func(k *base.Key) []string {
+	route := func(k *base.Key) []string {
 		if k.Kind == base.KindDeleteRow {
 			return groups
 		}
 		return []string{schema.GroupOf(k.Family)}
-	})
+	}
+	// Each entry adds at most a row and a column to the Bloom filter.
+	files, err := t.h.writeTables(it, schema, groups, route, 2*m.mt.Len())
 	if err != nil {
 		return fmt.Errorf("tablet: flush of %v: %w", t, err)
 	}
@@ -202,7 +204,7 @@ func (t *Tablet) compact(plan compactionPlan) error {
 func (t *Tablet) rewrite(plan compactionPlan) error {
 	snap := &snapshot{seq: base.MaxSeq, vers: newVersion(map[string][]*fileMeta{plan.group: plan.inputs}), schema: t.Schema()}
 	defer snap.release()
-	its, err := t.iters(snap, t.lower, t.upper, nil)
+	its, err := t.fileIters(snap, t.lower, t.upper, nil, true)
 	if err != nil {
 		return err
 	}
@@ -212,7 +214,13 @@ func (t *Tablet) rewrite(plan compactionPlan) error {
 		src = newMajorIter(src, t.lower, t.upper, st)
 	}
 	route := func(*base.Key) []string { return []string{plan.group} }
-	files, err := t.h.writeTables(src, snap.schema, []string{plan.group}, route)
+	expected := 0
+	for _, f := range plan.inputs {
+		if r, err := t.h.reader(f); err == nil {
+			expected += int(r.Properties().FilterPrefixes)
+		}
+	}
+	files, err := t.h.writeTables(src, snap.schema, []string{plan.group}, route, expected)
 	if err != nil {
 		return fmt.Errorf("tablet: compaction of %v: %w", t, err)
 	}

@@ -47,7 +47,7 @@ func (t *Tablet) iters(s *snapshot, lower, upper, row []byte) ([]base.Iterator, 
 		}
 		return append(its, it), nil
 	}
-	files, err := t.fileIters(s, lower, upper, row)
+	files, err := t.fileIters(s, lower, upper, row, false)
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +55,9 @@ func (t *Tablet) iters(s *snapshot, lower, upper, row []byte) ([]base.Iterator, 
 }
 
 // fileIters opens an iterator on every SSTable of the snapshot that may
-// hold keys in [lower, upper) (of row, when row is not nil).
-func (t *Tablet) fileIters(s *snapshot, lower, upper, row []byte) ([]base.Iterator, error) {
+// hold keys in [lower, upper) (of row, when row is not nil). Iterators of
+// a compaction leave the block cache as it is.
+func (t *Tablet) fileIters(s *snapshot, lower, upper, row []byte, compaction bool) ([]base.Iterator, error) {
 	its := make([]base.Iterator, 0, s.vers.count())
 	var prefix []byte
 	if row != nil {
@@ -73,7 +74,11 @@ func (t *Tablet) fileIters(s *snapshot, lower, upper, row []byte) ([]base.Iterat
 		if prefix != nil && !r.MayContain(prefix) {
 			continue
 		}
-		its = append(its, r.NewIter(lower, upper))
+		if compaction {
+			its = append(its, r.NewCompactionIter(lower, upper))
+		} else {
+			its = append(its, r.NewIter(lower, upper))
+		}
 	}
 	return its, nil
 }

@@ -37,7 +37,7 @@ func (t *Tablet) cachedFiles(s *snapshot, row, lower, upper []byte) (base.Iterat
 	if cr, ok := t.h.rowCache.Get(key); ok {
 		return &sliceIter{rows: cr, i: -1}, nil
 	}
-	its, err := t.fileIters(s, lower, upper, row)
+	its, err := t.fileIters(s, lower, upper, row, false)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,9 @@ type tableWriter struct {
 // writeTables writes the entries of it into one new SSTable per locality
 // group that route sends them to, syncs them and their directory, and
 // registers them with the host. Files it could not finish are removed.
-func (h *Host) writeTables(it base.Iterator, schema *Schema, groups []string, route func(*base.Key) []string) (files []*fileMeta, err error) {
+// expected bounds the distinct Bloom filter prefixes of a file, so that
+// filters are built in place; 0 means unknown.
+func (h *Host) writeTables(it base.Iterator, schema *Schema, groups []string, route func(*base.Key) []string, expected int) (files []*fileMeta, err error) {
 	writers := map[string]*tableWriter{}
 	defer func() {
 		if err != nil {
@@ -38,7 +40,7 @@ func (h *Host) writeTables(it base.Iterator, schema *Schema, groups []string, ro
 			return nil, errors.Join(err, it.Close())
 		}
 		for _, g := range route(&k) {
-			tw, err := h.tableWriterFor(writers, g, schema)
+			tw, err := h.tableWriterFor(writers, g, schema, expected)
 			if err != nil {
 				return nil, errors.Join(err, it.Close())
 			}
@@ -53,7 +55,7 @@ func (h *Host) writeTables(it base.Iterator, schema *Schema, groups []string, ro
 	return h.finishTables(writers)
 }
 
-func (h *Host) tableWriterFor(writers map[string]*tableWriter, group string, schema *Schema) (*tableWriter, error) {
+func (h *Host) tableWriterFor(writers map[string]*tableWriter, group string, schema *Schema, expected int) (*tableWriter, error) {
 	if tw := writers[group]; tw != nil {
 		return tw, nil
 	}
@@ -68,10 +70,11 @@ func (h *Host) tableWriterFor(writers map[string]*tableWriter, group string, sch
 		bloom = 0
 	}
 	w := sstable.NewWriter(f, sstable.WriterOptions{
-		BlockSize:       g.BlockSize,
-		Compression:     g.Compression,
-		BloomBitsPerKey: bloom,
-		FilterPrefixes:  filterPrefixes,
+		BlockSize:        g.BlockSize,
+		Compression:      g.Compression,
+		BloomBitsPerKey:  bloom,
+		FilterPrefixes:   filterPrefixes,
+		ExpectedPrefixes: expected,
 	})
 	tw := &tableWriter{meta: &fileMeta{Num: num, Group: group, InMemory: g.InMemory}, file: f, w: w}
 	writers[group] = tw
