@@ -22,11 +22,17 @@ func (t *Tablet) flush() error {
 	m.writers.Wait()
 
 	it := m.mt.NewIter()
+	byFamily := map[string][]string{}
 	route := func(k *base.Key) []string {
 		if k.Kind == base.KindDeleteRow {
 			return groups
 		}
-		return []string{schema.GroupOf(k.Family)}
+		g, ok := byFamily[k.Family]
+		if !ok {
+			g = []string{schema.GroupOf(k.Family)}
+			byFamily[k.Family] = g
+		}
+		return g
 	}
 	// Each entry adds at most a row and a column to the Bloom filter.
 	files, err := t.h.writeTables(it, schema, groups, route, 2*m.mt.Len())
@@ -213,7 +219,8 @@ func (t *Tablet) rewrite(plan compactionPlan) error {
 	if plan.major {
 		src = newMajorIter(src, t.lower, t.upper, st)
 	}
-	route := func(*base.Key) []string { return []string{plan.group} }
+	only := []string{plan.group}
+	route := func(*base.Key) []string { return only }
 	expected := 0
 	for _, f := range plan.inputs {
 		if r, err := t.h.reader(f); err == nil {
