@@ -183,8 +183,9 @@ func (r *Reader) NewCompactionIter(lower, upper []byte) base.Iterator {
 	return &iter{r: r, lower: lower, upper: upper, blk: -1, noFill: true}
 }
 
-// loadBlock returns data block i, decoded and verified. owned reports that
-// the caller's scratch buffers back the result.
+// loadBlock returns data block i, decoded and verified: the preloaded
+// copy, a cached block, or one read into the iterator's own buffers, valid
+// until the next load.
 func (it *iter) loadBlock(i int) ([]byte, error) {
 	r := it.r
 	if r.preloaded != nil {

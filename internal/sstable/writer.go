@@ -3,7 +3,6 @@ package sstable
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/tabuladb/tabula/internal/base"
@@ -214,5 +213,5 @@ func (w *Writer) Abort() error {
 		return nil
 	}
 	w.closed = true
-	return errors.Join(w.f.Close())
+	return w.f.Close()
 }

@@ -1,7 +1,6 @@
 package tablet
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -79,16 +78,6 @@ func (t *Tablet) installLocked(removed, added []*fileMeta) {
 	}
 }
 
-// redoLocked is the log position from which recovery of the tablet must
-// replay: the first record of its oldest memtable.
-func (t *Tablet) redoLocked() (pos [2]int64) {
-	m := t.mem
-	if len(t.imm) > 0 {
-		m = t.imm[0]
-	}
-	return [2]int64{int64(m.redo.Segment), m.redo.Offset}
-}
-
 // compactionPlan is what one compaction of a group does.
 type compactionPlan struct {
 	group  string
@@ -128,7 +117,7 @@ func cmpUint(a, b uint64) int {
 // maybeCompact runs the compactions the picker asks for, one at a time.
 func (t *Tablet) maybeCompact() error {
 	for {
-		plan, ok := t.nextPlan(false)
+		plan, ok := t.nextPlan()
 		if !ok {
 			return nil
 		}
@@ -166,9 +155,8 @@ func (t *Tablet) Compact() error {
 	return nil
 }
 
-// nextPlan returns a compaction to run, claiming the tablet's compaction
-// slot.
-func (t *Tablet) nextPlan(force bool) (compactionPlan, bool) {
+// nextPlan returns the compaction the picker asks for, if any.
+func (t *Tablet) nextPlan() (compactionPlan, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.vers == nil || t.closed || t.paused { // being split or merged, or retired
@@ -336,5 +324,3 @@ func (m *majorIter) SeekGE([]byte) bool {
 func (m *majorIter) SeekLT([]byte) bool { return m.SeekGE(nil) }
 func (m *majorIter) Last() bool         { return m.SeekGE(nil) }
 func (m *majorIter) Prev() bool         { return m.SeekGE(nil) }
-
-var _ = bytes.Compare

@@ -1,7 +1,6 @@
 package tablet
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -172,5 +171,3 @@ func (f *Family) UnmarshalJSON(b []byte) error {
 	*f = Family{GC: rule, Aggregate: j.Aggregate, Group: j.Group}
 	return nil
 }
-
-var _ = bytes.Equal

@@ -223,5 +223,3 @@ func (h *Host) replaceLocked(tb *table, old, repl []*Tablet) {
 		delete(h.tablets, t.id)
 	}
 }
-
-var _ = fmt.Sprint

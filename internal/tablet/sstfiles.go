@@ -7,13 +7,11 @@ import (
 
 	"github.com/tabuladb/tabula/internal/base"
 	"github.com/tabuladb/tabula/internal/sstable"
-	"github.com/tabuladb/tabula/internal/vfs"
 )
 
 // tableWriter writes one SSTable of one locality group.
 type tableWriter struct {
 	meta *fileMeta
-	file vfs.File
 	w    *sstable.Writer
 }
 
@@ -28,7 +26,7 @@ func (h *Host) writeTables(it base.Iterator, schema *Schema, groups []string, ro
 		if err != nil {
 			for _, tw := range writers {
 				if tw.w != nil {
-					tw.file.Close()
+					tw.w.Abort()
 				}
 				h.opts.FS.Remove(h.sstPath(tw.meta.Num))
 			}
@@ -76,7 +74,7 @@ func (h *Host) tableWriterFor(writers map[string]*tableWriter, group string, sch
 		FilterPrefixes:   filterPrefixes,
 		ExpectedPrefixes: expected,
 	})
-	tw := &tableWriter{meta: &fileMeta{Num: num, Group: group, InMemory: g.InMemory}, file: f, w: w}
+	tw := &tableWriter{meta: &fileMeta{Num: num, Group: group, InMemory: g.InMemory}, w: w}
 	writers[group] = tw
 	return tw, nil
 }
