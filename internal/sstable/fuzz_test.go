@@ -122,9 +122,15 @@ func TestWriteFuzzCorpus(t *testing.T) {
 	ft, _ := decodeFooter(table[len(table)-footerLen:], uint64(len(table)))
 	plain := sampleTable(t, compress.None)
 	pft, _ := decodeFooter(plain[len(plain)-footerLen:], uint64(len(plain)))
+	index := plain[pft.index.offset : pft.index.offset+pft.index.size]
+	var bi blockIter
+	if bi.init(index, "seed", 0) != nil || !bi.first() {
+		t.Fatal("sample table has no index entry")
+	}
+	first, _ := decodeHandle(bi.val)
 	seeds := map[string][][]byte{
-		"FuzzBlock":  {plain[:pft.index.offset][:0:0], plain[pft.index.offset : pft.index.offset+pft.index.size], plain[0:256]},
-		"FuzzIndex":  {plain[pft.index.offset : pft.index.offset+pft.index.size], []byte{1, 2, 3, 4, 5, 6, 7, 8}},
+		"FuzzBlock":  {{}, index, plain[first.offset : first.offset+first.size]},
+		"FuzzIndex":  {index, []byte{1, 2, 3, 4, 5, 6, 7, 8}},
 		"FuzzFooter": {table, plain, table[ft.props.offset:]},
 	}
 	for name, list := range seeds {
