@@ -67,6 +67,10 @@ func (h *Host) DeleteTable(name string) error {
 		h.mu.Unlock()
 		return base.NotFoundf("tablet: table %q", name)
 	}
+	if tb.schema.DeletionProtection {
+		h.mu.Unlock()
+		return base.FailedPreconditionf("tablet: table %q is protected from deletion", name)
+	}
 	delete(h.tables, name)
 	for _, t := range tb.tablets {
 		delete(h.tablets, t.id)

@@ -24,6 +24,8 @@ type Schema struct {
 	// Granularity is the unit every cell timestamp must be a multiple of,
 	// in microseconds. 0 means 1000 (milliseconds), as in Cloud Bigtable.
 	Granularity int64 `json:"granularity,omitempty"`
+	// DeletionProtection makes DeleteTable fail.
+	DeletionProtection bool `json:"deletionProtection,omitempty"`
 }
 
 // Family is a column family's settings.
@@ -99,7 +101,7 @@ func (s *Schema) GroupOptions(group string) GroupOptions { return s.Groups[group
 
 // Clone returns a deep copy of the maps (rules are values).
 func (s *Schema) Clone() *Schema {
-	c := &Schema{Families: make(map[string]Family, len(s.Families)), Groups: make(map[string]GroupOptions, len(s.Groups)), Granularity: s.Granularity}
+	c := &Schema{Families: make(map[string]Family, len(s.Families)), Groups: make(map[string]GroupOptions, len(s.Groups)), Granularity: s.Granularity, DeletionProtection: s.DeletionProtection}
 	for k, v := range s.Families {
 		c.Families[k] = v
 	}
