@@ -614,58 +614,6 @@ func (x *TableOpRequest) GetTable() string {
 	return ""
 }
 
-type CompactRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Table         string                 `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
-	Major         bool                   `protobuf:"varint,2,opt,name=major,proto3" json:"major,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *CompactRequest) Reset() {
-	*x = CompactRequest{}
-	mi := &file_tabula_admin_v1_admin_proto_msgTypes[9]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *CompactRequest) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*CompactRequest) ProtoMessage() {}
-
-func (x *CompactRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tabula_admin_v1_admin_proto_msgTypes[9]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use CompactRequest.ProtoReflect.Descriptor instead.
-func (*CompactRequest) Descriptor() ([]byte, []int) {
-	return file_tabula_admin_v1_admin_proto_rawDescGZIP(), []int{9}
-}
-
-func (x *CompactRequest) GetTable() string {
-	if x != nil {
-		return x.Table
-	}
-	return ""
-}
-
-func (x *CompactRequest) GetMajor() bool {
-	if x != nil {
-		return x.Major
-	}
-	return false
-}
-
 type SplitRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Table         string                 `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
@@ -676,7 +624,7 @@ type SplitRequest struct {
 
 func (x *SplitRequest) Reset() {
 	*x = SplitRequest{}
-	mi := &file_tabula_admin_v1_admin_proto_msgTypes[10]
+	mi := &file_tabula_admin_v1_admin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -688,7 +636,7 @@ func (x *SplitRequest) String() string {
 func (*SplitRequest) ProtoMessage() {}
 
 func (x *SplitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_tabula_admin_v1_admin_proto_msgTypes[10]
+	mi := &file_tabula_admin_v1_admin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -701,7 +649,7 @@ func (x *SplitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SplitRequest.ProtoReflect.Descriptor instead.
 func (*SplitRequest) Descriptor() ([]byte, []int) {
-	return file_tabula_admin_v1_admin_proto_rawDescGZIP(), []int{10}
+	return file_tabula_admin_v1_admin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SplitRequest) GetTable() string {
@@ -719,15 +667,16 @@ func (x *SplitRequest) GetRowKey() []byte {
 }
 
 type TableOpResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tablets       int32                  `protobuf:"varint,1,opt,name=tablets,proto3" json:"tablets,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How many tablets the operation ran on.
+	Tablets       int32 `protobuf:"varint,1,opt,name=tablets,proto3" json:"tablets,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableOpResponse) Reset() {
 	*x = TableOpResponse{}
-	mi := &file_tabula_admin_v1_admin_proto_msgTypes[11]
+	mi := &file_tabula_admin_v1_admin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -739,7 +688,7 @@ func (x *TableOpResponse) String() string {
 func (*TableOpResponse) ProtoMessage() {}
 
 func (x *TableOpResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_tabula_admin_v1_admin_proto_msgTypes[11]
+	mi := &file_tabula_admin_v1_admin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -752,7 +701,7 @@ func (x *TableOpResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableOpResponse.ProtoReflect.Descriptor instead.
 func (*TableOpResponse) Descriptor() ([]byte, []int) {
-	return file_tabula_admin_v1_admin_proto_rawDescGZIP(), []int{11}
+	return file_tabula_admin_v1_admin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *TableOpResponse) GetTablets() int32 {
@@ -804,10 +753,7 @@ const file_tabula_admin_v1_admin_proto_rawDesc = "" +
 	"\x13ListTabletsResponse\x121\n" +
 	"\atablets\x18\x01 \x03(\v2\x17.tabula.admin.v1.TabletR\atablets\"&\n" +
 	"\x0eTableOpRequest\x12\x14\n" +
-	"\x05table\x18\x01 \x01(\tR\x05table\"<\n" +
-	"\x0eCompactRequest\x12\x14\n" +
-	"\x05table\x18\x01 \x01(\tR\x05table\x12\x14\n" +
-	"\x05major\x18\x02 \x01(\bR\x05major\"=\n" +
+	"\x05table\x18\x01 \x01(\tR\x05table\"=\n" +
 	"\fSplitRequest\x12\x14\n" +
 	"\x05table\x18\x01 \x01(\tR\x05table\x12\x17\n" +
 	"\arow_key\x18\x02 \x01(\fR\x06rowKey\"+\n" +
@@ -826,7 +772,7 @@ const file_tabula_admin_v1_admin_proto_rawDesc = "" +
 	"\x0eSetFamilyGroup\x12&.tabula.admin.v1.SetFamilyGroupRequest\x1a\x1f.tabula.admin.v1.LocalityGroups\x12X\n" +
 	"\vListTablets\x12#.tabula.admin.v1.ListTabletsRequest\x1a$.tabula.admin.v1.ListTabletsResponse\x12J\n" +
 	"\x05Flush\x12\x1f.tabula.admin.v1.TableOpRequest\x1a .tabula.admin.v1.TableOpResponse\x12L\n" +
-	"\aCompact\x12\x1f.tabula.admin.v1.CompactRequest\x1a .tabula.admin.v1.TableOpResponse\x12H\n" +
+	"\aCompact\x12\x1f.tabula.admin.v1.TableOpRequest\x1a .tabula.admin.v1.TableOpResponse\x12H\n" +
 	"\x05Split\x12\x1d.tabula.admin.v1.SplitRequest\x1a .tabula.admin.v1.TableOpResponseB-Z+github.com/tabuladb/tabula/internal/adminpbb\x06proto3"
 
 var (
@@ -842,7 +788,7 @@ func file_tabula_admin_v1_admin_proto_rawDescGZIP() []byte {
 }
 
 var file_tabula_admin_v1_admin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_tabula_admin_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_tabula_admin_v1_admin_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_tabula_admin_v1_admin_proto_goTypes = []any{
 	(Compression)(0),                 // 0: tabula.admin.v1.Compression
 	(*GetLocalityGroupsRequest)(nil), // 1: tabula.admin.v1.GetLocalityGroupsRequest
@@ -854,9 +800,8 @@ var file_tabula_admin_v1_admin_proto_goTypes = []any{
 	(*Tablet)(nil),                   // 7: tabula.admin.v1.Tablet
 	(*ListTabletsResponse)(nil),      // 8: tabula.admin.v1.ListTabletsResponse
 	(*TableOpRequest)(nil),           // 9: tabula.admin.v1.TableOpRequest
-	(*CompactRequest)(nil),           // 10: tabula.admin.v1.CompactRequest
-	(*SplitRequest)(nil),             // 11: tabula.admin.v1.SplitRequest
-	(*TableOpResponse)(nil),          // 12: tabula.admin.v1.TableOpResponse
+	(*SplitRequest)(nil),             // 10: tabula.admin.v1.SplitRequest
+	(*TableOpResponse)(nil),          // 11: tabula.admin.v1.TableOpResponse
 }
 var file_tabula_admin_v1_admin_proto_depIdxs = []int32{
 	0,  // 0: tabula.admin.v1.LocalityGroup.compression:type_name -> tabula.admin.v1.Compression
@@ -868,15 +813,15 @@ var file_tabula_admin_v1_admin_proto_depIdxs = []int32{
 	5,  // 6: tabula.admin.v1.TabulaAdmin.SetFamilyGroup:input_type -> tabula.admin.v1.SetFamilyGroupRequest
 	6,  // 7: tabula.admin.v1.TabulaAdmin.ListTablets:input_type -> tabula.admin.v1.ListTabletsRequest
 	9,  // 8: tabula.admin.v1.TabulaAdmin.Flush:input_type -> tabula.admin.v1.TableOpRequest
-	10, // 9: tabula.admin.v1.TabulaAdmin.Compact:input_type -> tabula.admin.v1.CompactRequest
-	11, // 10: tabula.admin.v1.TabulaAdmin.Split:input_type -> tabula.admin.v1.SplitRequest
+	9,  // 9: tabula.admin.v1.TabulaAdmin.Compact:input_type -> tabula.admin.v1.TableOpRequest
+	10, // 10: tabula.admin.v1.TabulaAdmin.Split:input_type -> tabula.admin.v1.SplitRequest
 	3,  // 11: tabula.admin.v1.TabulaAdmin.GetLocalityGroups:output_type -> tabula.admin.v1.LocalityGroups
 	3,  // 12: tabula.admin.v1.TabulaAdmin.SetLocalityGroup:output_type -> tabula.admin.v1.LocalityGroups
 	3,  // 13: tabula.admin.v1.TabulaAdmin.SetFamilyGroup:output_type -> tabula.admin.v1.LocalityGroups
 	8,  // 14: tabula.admin.v1.TabulaAdmin.ListTablets:output_type -> tabula.admin.v1.ListTabletsResponse
-	12, // 15: tabula.admin.v1.TabulaAdmin.Flush:output_type -> tabula.admin.v1.TableOpResponse
-	12, // 16: tabula.admin.v1.TabulaAdmin.Compact:output_type -> tabula.admin.v1.TableOpResponse
-	12, // 17: tabula.admin.v1.TabulaAdmin.Split:output_type -> tabula.admin.v1.TableOpResponse
+	11, // 15: tabula.admin.v1.TabulaAdmin.Flush:output_type -> tabula.admin.v1.TableOpResponse
+	11, // 16: tabula.admin.v1.TabulaAdmin.Compact:output_type -> tabula.admin.v1.TableOpResponse
+	11, // 17: tabula.admin.v1.TabulaAdmin.Split:output_type -> tabula.admin.v1.TableOpResponse
 	11, // [11:18] is the sub-list for method output_type
 	4,  // [4:11] is the sub-list for method input_type
 	4,  // [4:4] is the sub-list for extension type_name
@@ -895,7 +840,7 @@ func file_tabula_admin_v1_admin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_tabula_admin_v1_admin_proto_rawDesc), len(file_tabula_admin_v1_admin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   12,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

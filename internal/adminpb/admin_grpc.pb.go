@@ -45,8 +45,9 @@ type TabulaAdminClient interface {
 	ListTablets(ctx context.Context, in *ListTabletsRequest, opts ...grpc.CallOption) (*ListTabletsResponse, error)
 	// Flushes the memtables of a table's tablets (a minor compaction).
 	Flush(ctx context.Context, in *TableOpRequest, opts ...grpc.CallOption) (*TableOpResponse, error)
-	// Compacts a table's tablets; major drops deletes and collected cells.
-	Compact(ctx context.Context, in *CompactRequest, opts ...grpc.CallOption) (*TableOpResponse, error)
+	// Runs a major compaction of a table's tablets: each locality group ends
+	// with one SSTable, without deletes, deleted data or collected cells.
+	Compact(ctx context.Context, in *TableOpRequest, opts ...grpc.CallOption) (*TableOpResponse, error)
 	// Splits the tablet holding row_key at row_key.
 	Split(ctx context.Context, in *SplitRequest, opts ...grpc.CallOption) (*TableOpResponse, error)
 }
@@ -109,7 +110,7 @@ func (c *tabulaAdminClient) Flush(ctx context.Context, in *TableOpRequest, opts 
 	return out, nil
 }
 
-func (c *tabulaAdminClient) Compact(ctx context.Context, in *CompactRequest, opts ...grpc.CallOption) (*TableOpResponse, error) {
+func (c *tabulaAdminClient) Compact(ctx context.Context, in *TableOpRequest, opts ...grpc.CallOption) (*TableOpResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(TableOpResponse)
 	err := c.cc.Invoke(ctx, TabulaAdmin_Compact_FullMethodName, in, out, cOpts...)
@@ -143,8 +144,9 @@ type TabulaAdminServer interface {
 	ListTablets(context.Context, *ListTabletsRequest) (*ListTabletsResponse, error)
 	// Flushes the memtables of a table's tablets (a minor compaction).
 	Flush(context.Context, *TableOpRequest) (*TableOpResponse, error)
-	// Compacts a table's tablets; major drops deletes and collected cells.
-	Compact(context.Context, *CompactRequest) (*TableOpResponse, error)
+	// Runs a major compaction of a table's tablets: each locality group ends
+	// with one SSTable, without deletes, deleted data or collected cells.
+	Compact(context.Context, *TableOpRequest) (*TableOpResponse, error)
 	// Splits the tablet holding row_key at row_key.
 	Split(context.Context, *SplitRequest) (*TableOpResponse, error)
 	mustEmbedUnimplementedTabulaAdminServer()
@@ -172,7 +174,7 @@ func (UnimplementedTabulaAdminServer) ListTablets(context.Context, *ListTabletsR
 func (UnimplementedTabulaAdminServer) Flush(context.Context, *TableOpRequest) (*TableOpResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Flush not implemented")
 }
-func (UnimplementedTabulaAdminServer) Compact(context.Context, *CompactRequest) (*TableOpResponse, error) {
+func (UnimplementedTabulaAdminServer) Compact(context.Context, *TableOpRequest) (*TableOpResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Compact not implemented")
 }
 func (UnimplementedTabulaAdminServer) Split(context.Context, *SplitRequest) (*TableOpResponse, error) {
@@ -290,7 +292,7 @@ func _TabulaAdmin_Flush_Handler(srv interface{}, ctx context.Context, dec func(i
 }
 
 func _TabulaAdmin_Compact_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(CompactRequest)
+	in := new(TableOpRequest)
 	if err := dec(in); err != nil {
 		return nil, err
 	}
@@ -302,7 +304,7 @@ func _TabulaAdmin_Compact_Handler(srv interface{}, ctx context.Context, dec func
 		FullMethod: TabulaAdmin_Compact_FullMethodName,
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(TabulaAdminServer).Compact(ctx, req.(*CompactRequest))
+		return srv.(TabulaAdminServer).Compact(ctx, req.(*TableOpRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
