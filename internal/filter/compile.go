@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tabuladb/tabula/internal/base"
 )
@@ -36,7 +37,9 @@ type node struct {
 	n      int
 	p      float64
 	label  string
-	mask   []byte
+	// labelOnly is []string{label}, shared by the cells it labels.
+	labelOnly []string
+	mask      []byte
 	// labels says whether the node's output may carry a label it applied.
 	labels bool
 }
@@ -49,7 +52,7 @@ func Compile(f *Filter) (*Program, error) {
 		return nil, nil
 	}
 	c := compiler{}
-	root, err := c.compile(f, "filter", 1)
+	root, err := c.compile(f, "", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +73,7 @@ func (c *compiler) compile(f *Filter, path string, depth int) (*node, error) {
 	if depth > MaxDepth {
 		return nil, base.InvalidArgf("filter: %s: filters nested deeper than %d", path, MaxDepth)
 	}
-	path += "." + f.Kind.String()
+	path = strings.TrimPrefix(path+"."+f.Kind.String(), ".")
 	n := &node{kind: f.Kind}
 	var err error
 	switch f.Kind {
@@ -234,6 +237,7 @@ func compileLabel(n *node, f *Filter) error {
 		return fmt.Errorf("label %q must be 1 to %d characters of [a-z0-9-]", f.Label, maxLabelLen)
 	}
 	n.label = f.Label
+	n.labelOnly = []string{f.Label}[:1:1]
 	n.labels = true
 	return nil
 }

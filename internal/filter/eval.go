@@ -102,7 +102,7 @@ func (st *state) eval(n *node, in []Cell) []Cell {
 	case KindStripValue:
 		return transform(in, func(c *Cell) { c.Value = nil })
 	case KindApplyLabel:
-		return transform(in, func(c *Cell) { c.Labels = append(slices.Clip(c.Labels), n.label) })
+		return transform(in, n.applyLabel)
 	}
 	return st.filterCells(n, in)
 }
@@ -205,6 +205,16 @@ func columnLimit(in []Cell, lim int) []Cell {
 		}
 	}
 	return out
+}
+
+// applyLabel adds n's label to c. Cells without labels share one clipped
+// slice, so that nothing can append into it.
+func (n *node) applyLabel(c *Cell) {
+	if len(c.Labels) == 0 {
+		c.Labels = n.labelOnly
+		return
+	}
+	c.Labels = append(slices.Clip(c.Labels), n.label)
 }
 
 // transform returns a copy of in with fn applied to each cell.

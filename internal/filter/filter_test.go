@@ -266,3 +266,35 @@ func TestEmptyRow(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+func BenchmarkApply(b *testing.B) {
+	var row base.Row
+	row.Key = []byte("bench-row")
+	for q := range 20 {
+		for ts := range 5 {
+			row.Cells = append(row.Cells, base.Cell{
+				Family: "cf", Qualifier: []byte(fmt.Sprintf("q%02d", q)),
+				Timestamp: int64(100 - ts), Value: []byte("value\xff"),
+			})
+		}
+	}
+	for _, bc := range []struct {
+		name string
+		f    *Filter
+	}{
+		{"pass", pass},
+		{"chain", chain(regex(KindFamilyRegex, "cf"), regex(KindQualifierRegex, `q1\d`), count(KindCellsPerColumnLimit, 1))},
+		{"value_regex", regex(KindValueRegex, `value\C`)},
+		{"interleave", interleave(count(KindCellsPerColumnLimit, 1), chain(timeRange(99, 0), label("l")))},
+	} {
+		p, err := Compile(bc.f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				p.Apply(row, nil)
+			}
+		})
+	}
+}
