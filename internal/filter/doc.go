@@ -38,6 +38,13 @@
 //   - apply_label_transformer adds a label. As in Cloud Bigtable, a Chain may
 //     have at most one sub-filter that can apply a label (labels inside a
 //     Condition's predicate do not count), so a cell carries at most one.
+//   - Compile rejects: nesting deeper than MaxDepth (a lone leaf is depth
+//     1); an empty chain or interleave (one sub-filter is accepted); a
+//     condition without predicate; a false sink, pass_all, block_all or
+//     strip_value flag; a bad regex, an empty row key regex, a ':' in a
+//     family regex; a column range without family; a range whose start is
+//     after its end; negative timestamps; a negative count, or a zero limit;
+//     a sample probability outside (0, 1); a label not of 1–15 [a-z0-9-].
 //   - row_sample_filter keeps all or none of its input, drawing one number
 //     from rnd each time it sees a non-empty input.
 package filter
