@@ -157,18 +157,18 @@ func rowFilters(o opts) ([]bigtable.Filter, error) {
 }
 
 // columnsFilter passes cells whose family:qualifier match any of cols. Each
-// is family, family:qualifier or :qualifier; both parts are regular
-// expressions that must match the whole name, as in cbt.
+// is family, family:qualifier or :qualifier; both parts are RE2 regular
+// expressions, which the API matches against the whole name.
 func columnsFilter(cols []string) bigtable.Filter {
 	var any []bigtable.Filter
 	for _, c := range cols {
 		fam, qual, _ := strings.Cut(c, ":")
 		var parts []bigtable.Filter
 		if fam != "" {
-			parts = append(parts, bigtable.FamilyFilter("^(?:"+fam+")$"))
+			parts = append(parts, bigtable.FamilyFilter(fam))
 		}
 		if qual != "" {
-			parts = append(parts, bigtable.ColumnFilter("^(?:"+qual+")$"))
+			parts = append(parts, bigtable.ColumnFilter(qual))
 		}
 		if f := chain(parts); f != nil {
 			any = append(any, f)

@@ -97,7 +97,11 @@ func runVerb(ctx context.Context, v *verb, g *globals, args []string, stdout, st
 		printVerbUsage(stderr, v)
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "tabula: %s: %s\n", v.name, describe(err, v.ext))
+		msg := describe(err, v.ext)
+		if c := status.Code(err); c == codes.Unavailable || c == codes.DeadlineExceeded {
+			msg += fmt.Sprintf(" (server %s)", g.addr)
+		}
+		fmt.Fprintf(stderr, "tabula: %s: %s\n", v.name, msg)
 		return exitRPC
 	}
 }

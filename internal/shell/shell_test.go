@@ -41,20 +41,30 @@ func runMain(t *testing.T, addr string, args ...string) result {
 }
 
 // TestScripts runs each testdata/*.txt scenario against a fresh emulator.
+func TestScripts(t *testing.T) {
+	runScripts(t, "testdata/*.txt", startEmulator, nil)
+}
+
+// runScripts runs each scenario matching glob against a fresh server made
+// by start, skipping those named in skip (scenario -> reason).
 //
 // A scenario is a list of commands, each a line "> VERB ARGS..." (double
 // quotes group words), followed by the exact stdout expected and optionally
 // "[exit N]" (default 0) and "[stderr] TEXT" lines; TEXT must occur in
 // stderr. A blank line ends the expectations; what follows it up to the
 // next command is a comment.
-func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
+func runScripts(t *testing.T, glob string, start func(*testing.T) string, skip map[string]string) {
+	files, err := filepath.Glob(glob)
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios: %v", err)
 	}
 	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
-			addr := startEmulator(t)
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		t.Run(name, func(t *testing.T) {
+			if why, ok := skip[name]; ok {
+				t.Skip(why)
+			}
+			addr := start(t)
 			for _, c := range readScript(t, f) {
 				c.check(t, runMain(t, addr, c.args...))
 			}
