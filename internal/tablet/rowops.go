@@ -11,6 +11,9 @@ import (
 // onTrue or onFalse, atomically with respect to every other writer of the
 // row. It reports what pred answered.
 func (t *Tablet) CheckAndMutate(row []byte, pred func(base.Row) (bool, error), onTrue, onFalse []base.Mutation) (bool, error) {
+	if err := t.validateBranches(row, onTrue, onFalse); err != nil {
+		return false, err
+	}
 	unlock := t.lockRow(row)
 	defer unlock()
 	r, err := t.ReadRow(row)
@@ -29,6 +32,21 @@ func (t *Tablet) CheckAndMutate(row []byte, pred func(base.Row) (bool, error), o
 		return matched, nil
 	}
 	return matched, t.applyLocked(row, muts)
+}
+
+// validateBranches checks both branches of a conditional mutation, so a
+// bad one fails the request whichever branch the predicate picks.
+func (t *Tablet) validateBranches(row []byte, branches ...[]base.Mutation) error {
+	s := t.Schema()
+	for _, muts := range branches {
+		if len(muts) == 0 {
+			continue
+		}
+		if err := t.validate(s, row, muts); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ModifyRule is one read-modify-write rule: append to a cell's latest
