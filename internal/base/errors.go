@@ -62,3 +62,13 @@ func NotFoundf(format string, args ...any) error {
 func FailedPreconditionf(format string, args ...any) error {
 	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), ErrFailedPrecondition)
 }
+
+// AlreadyExistsf returns an error of class ErrAlreadyExists.
+func AlreadyExistsf(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), ErrAlreadyExists)
+}
+
+// ResourceExhaustedf returns an error of class ErrResourceExhausted.
+func ResourceExhaustedf(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), ErrResourceExhausted)
+}
