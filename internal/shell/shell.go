@@ -98,7 +98,7 @@ func runVerb(ctx context.Context, v *verb, g *globals, args []string, stdout, st
 		return exitUsage
 	default:
 		msg := describe(err, v.ext)
-		if c := status.Code(err); c == codes.Unavailable || c == codes.DeadlineExceeded {
+		if c := code(err); c == codes.Unavailable || c == codes.DeadlineExceeded {
 			msg += fmt.Sprintf(" (server %s)", g.addr)
 		}
 		fmt.Fprintf(stderr, "tabula: %s: %s\n", v.name, msg)
@@ -114,6 +114,14 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error {
 	return usageError{fmt.Sprintf(format, a...)}
+}
+
+// code is err's gRPC code; a context's own deadline counts as DeadlineExceeded.
+func code(err error) codes.Code {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return codes.DeadlineExceeded
+	}
+	return status.Code(err)
 }
 
 // describe renders a failed request as "Code: message". ext says the verb
