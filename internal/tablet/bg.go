@@ -3,7 +3,8 @@ package tablet
 import "sync"
 
 // bgWork runs flushes and compactions in the background: one worker for
-// each, so a long compaction never holds up a flush.
+// each, so a long compaction never holds up a flush. The compaction worker
+// also splits tablets that have outgrown Options.SplitSize.
 type bgWork struct {
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -29,6 +30,10 @@ func (b *bgWork) start(h *Host) {
 	go b.run(&b.compact, func(t *Tablet) {
 		if err := t.maybeCompact(); err != nil {
 			h.opts.Logger.Error("compaction failed", "tablet", t.String(), "err", err)
+			return
+		}
+		if err := h.maybeSplit(t); err != nil {
+			h.opts.Logger.Error("split failed", "tablet", t.String(), "err", err)
 		}
 	})
 }

@@ -82,7 +82,7 @@ type harness struct {
 func newHarness(t *testing.T, fsys vfs.FS, seed uint64) *harness {
 	hs := &harness{t: t, rng: rand.New(rand.NewPCG(seed, 1)), clock: &fakeClock{us: 1_000_000_000_000}, m: newModel(), ops: map[string]int{}}
 	hs.opts = Options{FS: fsys, Dir: "db", MemtableSize: 16 << 10, MaxFrozenMemtables: 1 << 20, MaxFilesPerGroup: 3,
-		Clock: hs.clock.now, Seed: seed, LogSegmentSize: 64 << 10,
+		Clock: hs.clock.now, Seed: seed, LogSegmentSize: 64 << 10, SplitSize: 4 << 10,
 		TestingKnobs: TestingKnobs{DisableBackground: true, OnMajorCompaction: hs.onMajor}}
 	if seed%2 == 0 {
 		hs.opts.RowCacheSize = 256 << 10
@@ -219,6 +219,14 @@ func (hs *harness) randTablet() *Tablet {
 
 func (hs *harness) split() {
 	t := hs.randTablet()
+	if hs.pick(2) == 0 {
+		before, _ := hs.h.Tablets("t")
+		hs.check(hs.h.maybeSplit(t)) // by size, at the middle of its data
+		if after, _ := hs.h.Tablets("t"); len(after) > len(before) {
+			hs.ops["split by size"]++
+		}
+		return
+	}
 	at := testRows[hs.pick(len(testRows))]
 	if !t.Contains(at) || bytes.Equal(at, t.start) {
 		return

@@ -30,6 +30,10 @@ type Options struct {
 	// scan cache: the SSTable entries of rows read recently), in bytes;
 	// default 0, no row cache.
 	RowCacheSize int64
+	// SplitSize is the size of a tablet's SSTables (within its range) past
+	// which the host splits it in the background, at a row near the
+	// middle of its data (paper §5.3); default 128 MiB, negative disables.
+	SplitSize int64
 	// LogSegmentSize is the commit log's segment size; default 64 MiB.
 	LogSegmentSize int64
 	// Clock returns the time; default time.Now.
@@ -76,6 +80,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.BlockCacheSize == 0 {
 		o.BlockCacheSize = 256 << 20
+	}
+	if o.SplitSize == 0 {
+		o.SplitSize = 128 << 20
 	}
 	if o.LogSegmentSize == 0 {
 		o.LogSegmentSize = 64 << 20
