@@ -12,7 +12,7 @@ func (d *dataServer) SampleRowKeys(req *btpb.SampleRowKeysRequest, stream btpb.B
 	if err != nil {
 		return toStatus(err)
 	}
-	var samples []struct{Row []byte; Offset int64}; _ = name
+	samples, err := d.s.host.SampleRowKeys(name)
 	if err != nil {
 		return toStatus(err)
 	}
