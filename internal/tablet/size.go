@@ -166,3 +166,51 @@ func (h *Host) maybeSplit(t *Tablet) error {
 	}
 	return nil
 }
+
+// Sample is a row key of a table and the approximate stored size of the
+// table's rows before it, for SampleRowKeys (Cloud Bigtable): callers cut
+// a table into pieces of about equal size at these keys.
+type Sample struct {
+	// Row is a row key; empty in the last sample, which stands for the
+	// end of the table.
+	Row []byte
+	// Offset is the approximate number of bytes the table's rows before
+	// Row take, in SSTables; in the last sample, the table's size.
+	Offset int64
+}
+
+// sampleInterval is the distance in bytes between the samples
+// SampleRowKeys takes within a tablet.
+const sampleInterval = 64 << 20
+
+// SampleRowKeys returns row keys of a table in ascending order with
+// ascending offsets: one about every 64 MiB of data, every boundary
+// between two tablets, and last the empty key with the table's size. It
+// reads only the SSTables' block indexes; data in memtables is not counted.
+func (h *Host) SampleRowKeys(table string) ([]Sample, error) {
+	return h.sampleRowKeys(table, sampleInterval)
+}
+
+func (h *Host) sampleRowKeys(table string, every int64) ([]Sample, error) {
+	ts, err := h.Tablets(table)
+	if err != nil {
+		return nil, err
+	}
+	var out []Sample
+	var offset int64
+	for _, t := range ts {
+		last, since := t.start, int64(0)
+		for _, p := range t.sizePoints() {
+			offset += p.size
+			since += p.size
+			if since >= every && t.inside(p.row) && bytes.Compare(p.row, last) > 0 {
+				out = append(out, Sample{Row: p.row, Offset: offset})
+				last, since = p.row, 0
+			}
+		}
+		if t.end != nil {
+			out = append(out, Sample{Row: bytes.Clone(t.end), Offset: offset})
+		}
+	}
+	return append(out, Sample{Row: []byte{}, Offset: offset}), nil
+}

@@ -2,6 +2,7 @@ package tablet
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -177,5 +178,57 @@ func TestNegativeSplitSizeDisablesSplits(t *testing.T) {
 	}
 	if ts, _ := h.Tablets("t"); len(ts) != 1 {
 		t.Fatalf("%d tablets with splits disabled", len(ts))
+	}
+}
+
+// SampleRowKeys follows Cloud Bigtable: sorted keys with ascending offsets,
+// every tablet boundary among them, and the empty key with the table's
+// size last.
+func TestSampleRowKeys(t *testing.T) {
+	h, err := Open(sizeTestOptions(vfs.NewMem()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := h.CreateTable("t", &Schema{Families: map[string]Family{"a": {}}}, [][]byte{[]byte("row00100"), []byte("zzz")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := h.SampleRowKeys("t"); err != nil || len(got) != 3 || len(got[2].Row) != 0 || got[2].Offset != 0 {
+		t.Fatalf("samples of an empty table: %+v, %v", got, err)
+	}
+	loadSizeRows(t, h, "t", 1000)
+	ts, _ := h.Tablets("t")
+	var total int64
+	for _, tb := range ts {
+		if err := tb.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		total += tb.ApproximateSize()
+	}
+	got, err := h.sampleRowKeys("t", 100<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 8 || len(got) > 14 {
+		t.Fatalf("%d samples of 1 MiB every 100 KiB: %+v", len(got), got)
+	}
+	bounds := map[string]bool{}
+	for i, s := range got {
+		bounds[string(s.Row)] = true
+		if i == 0 {
+			continue
+		}
+		if last := i == len(got)-1; !last && bytes.Compare(got[i-1].Row, s.Row) >= 0 || s.Offset < got[i-1].Offset {
+			t.Fatalf("samples out of order at %d: %+v", i, got)
+		}
+	}
+	if !bounds["row00100"] || !bounds["zzz"] {
+		t.Fatalf("tablet boundaries missing from %+v", got)
+	}
+	if end := got[len(got)-1]; len(end.Row) != 0 || end.Offset != total {
+		t.Fatalf("last sample %+v, want the empty key at %d", end, total)
+	}
+	if _, err := h.SampleRowKeys("nope"); !errors.Is(err, base.ErrNotFound) {
+		t.Fatalf("samples of an unknown table: %v", err)
 	}
 }
