@@ -28,6 +28,10 @@ func (h *Host) CreateTable(name string, schema *Schema, splits [][]byte) error {
 		return fmt.Errorf("tablet: table %q: %w", name, base.ErrAlreadyExists)
 	}
 	tb := &table{schema: schema.Clone()}
+	for name, f := range tb.schema.Families {
+		f.Floor = 0 // the table's tablets are new: no older cells to hide
+		tb.schema.Families[name] = f
+	}
 	bounds := append(append([][]byte{{}}, splits...), nil)
 	for i := 0; i+1 < len(bounds); i++ {
 		t := h.newTabletLocked(name, bounds[i], bounds[i+1], tb.schema)
@@ -106,7 +110,11 @@ func (h *Host) TableSchema(name string) (*Schema, error) {
 	return tb.schema, nil
 }
 
-// SetSchema replaces a table's schema on all its tablets.
+// SetSchema replaces a table's schema on all its tablets. A family the
+// table did not have gets a floor (Family.Floor) above every cell written
+// so far, so that the cells of a dropped family by the same name are not
+// seen again; a family it had keeps its floor. Floors given in schema are
+// ignored.
 func (h *Host) SetSchema(name string, schema *Schema) error {
 	if err := schema.Validate(); err != nil {
 		return err
@@ -118,12 +126,45 @@ func (h *Host) SetSchema(name string, schema *Schema) error {
 		h.mu.Unlock()
 		return base.NotFoundf("tablet: table %q", name)
 	}
-	tb.schema = schema
+	keepFloors(tb.schema, schema)
+	setFloorsLocked(tb, schema)
 	for _, t := range tb.tablets {
 		t.SetSchema(schema)
 	}
+	tb.schema = schema
 	h.mu.Unlock()
 	return h.persist()
+}
+
+// keepFloors gives the families of s that old has the floors they had: a
+// family whose settings change keeps its cells.
+func keepFloors(old, s *Schema) {
+	for name, f := range s.Families {
+		prev, ok := old.Families[name]
+		f.Floor = 0
+		if ok {
+			f.Floor = prev.Floor
+		}
+		s.Families[name] = f
+	}
+}
+
+// setFloorsLocked sets the floor of the families s creates, those the
+// table's schema lacks, to the table's next sequence number: cells of a
+// dropped family by the same name were written below it and stay hidden.
+func setFloorsLocked(tb *table, s *Schema) {
+	var floor uint64
+	for _, t := range tb.tablets {
+		t.mu.Lock()
+		floor = max(floor, t.nextSeq)
+		t.mu.Unlock()
+	}
+	for name, f := range s.Families {
+		if _, ok := tb.schema.Families[name]; !ok {
+			f.Floor = floor
+			s.Families[name] = f
+		}
+	}
 }
 
 // Tablets returns a table's tablets in row order.

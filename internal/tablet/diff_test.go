@@ -247,6 +247,17 @@ func (hs *harness) merge() {
 	}
 }
 
+// recreateFamily drops a family and creates it again: it starts empty.
+func (hs *harness) recreateFamily() {
+	s := hs.schema()
+	f := testFamilies[hs.pick(len(testFamilies))]
+	without := s.Clone()
+	delete(without.Families, f)
+	hs.check(hs.h.SetSchema("t", without))
+	hs.check(hs.h.SetSchema("t", s))
+	hs.m.dropFamily(f)
+}
+
 func (hs *harness) reopen() {
 	if err := hs.h.Close(); err != nil {
 		hs.t.Fatalf("close: %v", err)
@@ -320,9 +331,12 @@ func (hs *harness) step() {
 	case r < 89:
 		name = "reopen"
 		hs.reopen()
-	case r < 95:
+	case r < 94:
 		name = "clock"
 		hs.clock.us += int64(hs.pick(3000))
+	case r < 95:
+		name = "refamily"
+		hs.recreateFamily()
 	default:
 		name = "rmw"
 		hs.readModifyWrite()

@@ -21,10 +21,12 @@ import (
 // their SSTables; every change to it replaces the whole file atomically.
 // The layout is drawn in docs/format/manifest.md.
 const (
-	manifestName    = "MANIFEST"
-	manifestTemp    = "MANIFEST.tmp"
-	manifestMagic   = "TBMANIF\x01"
-	manifestVersion = 1
+	manifestName  = "MANIFEST"
+	manifestTemp  = "MANIFEST.tmp"
+	manifestMagic = "TBMANIF\x01"
+	// manifestVersion 2 added family floors; a version 1 manifest has
+	// none, which hides nothing, and is read as is.
+	manifestVersion = 2
 	manifestHeader  = 8 + 4 + 4 + 4
 )
 
@@ -65,7 +67,7 @@ func decodeManifest(name string, b []byte) (*manifest, error) {
 	if len(b) < manifestHeader || string(b[:8]) != manifestMagic {
 		return nil, base.Corruptf(name, 0, "bad manifest magic")
 	}
-	if v := binary.LittleEndian.Uint32(b[8:]); v != manifestVersion {
+	if v := binary.LittleEndian.Uint32(b[8:]); v < 1 || v > manifestVersion {
 		return nil, base.Corruptf(name, 8, "unknown manifest version %d", v)
 	}
 	body := b[manifestHeader:]
@@ -145,6 +147,7 @@ type familyJSON struct {
 	GC        []byte         `json:"gc,omitempty"`
 	Aggregate aggregate.Type `json:"aggregate,omitempty"`
 	Group     string         `json:"group,omitempty"`
+	Floor     uint64         `json:"floor,omitempty"`
 }
 
 // MarshalJSON stores the GC rule in its binary form.
@@ -153,7 +156,7 @@ func (f Family) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(familyJSON{GC: gc, Aggregate: f.Aggregate, Group: f.Group})
+	return json.Marshal(familyJSON{GC: gc, Aggregate: f.Aggregate, Group: f.Group, Floor: f.Floor})
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote.
@@ -168,6 +171,6 @@ func (f *Family) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
-	*f = Family{GC: rule, Aggregate: j.Aggregate, Group: j.Group}
+	*f = Family{GC: rule, Aggregate: j.Aggregate, Group: j.Group, Floor: j.Floor}
 	return nil
 }

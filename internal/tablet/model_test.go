@@ -163,3 +163,14 @@ func (m *model) gc(schema *Schema, start, end []byte, families func(string) bool
 		}
 	}
 }
+
+// dropFamily deletes every cell of a family.
+func (m *model) dropFamily(family string) {
+	for _, cols := range m.rows {
+		for c := range cols {
+			if c.family == family {
+				delete(cols, c)
+			}
+		}
+	}
+}

@@ -106,7 +106,7 @@ func (s *rowState) enterFamily(name string) {
 }
 
 func (s *rowState) masked(k *base.Key) bool {
-	if k.Seq < s.rowDel || k.Seq < s.famDel {
+	if k.Seq < s.rowDel || k.Seq < s.famDel || k.Seq < s.famSpec.Floor {
 		return true
 	}
 	for _, t := range s.colTombs {

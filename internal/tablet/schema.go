@@ -36,6 +36,11 @@ type Family struct {
 	Aggregate aggregate.Type `json:"aggregate,omitempty"`
 	// Group is the locality group; "" means DefaultGroup.
 	Group string `json:"group,omitempty"`
+	// Floor is the lowest sequence number of the family's cells: cells
+	// below it were written to a family by the same name that was dropped
+	// before this one was created, and are never read (compactions drop
+	// them). The host sets it; 0 hides nothing.
+	Floor uint64 `json:"floor,omitempty"`
 }
 
 // GroupOptions are a locality group's storage settings.

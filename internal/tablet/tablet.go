@@ -95,11 +95,16 @@ func (t *Tablet) Schema() *Schema {
 	return t.schema
 }
 
-// SetSchema replaces the tablet's schema.
+// SetSchema replaces the tablet's schema, and raises the tablet's next
+// sequence number to the floor of every family (Family.Floor), so that
+// every write to a family lies at or above its floor.
 func (t *Tablet) SetSchema(s *Schema) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, f := range s.Families {
+		t.nextSeq = max(t.nextSeq, f.Floor)
+	}
 	t.schema = s
-	t.mu.Unlock()
 }
 
 func (t *Tablet) newMemTable(minCapacity int64, redo commitlog.Pos) *memTable {
