@@ -247,6 +247,27 @@ func (hs *harness) merge() {
 	}
 }
 
+// dropRange drops the rows of a random range, or now and then of the
+// whole table.
+func (hs *harness) dropRange() {
+	var start, end []byte
+	if hs.pick(8) > 0 {
+		start, end = testRows[hs.pick(len(testRows))], testRows[hs.pick(len(testRows))]
+		if bytes.Compare(start, end) > 0 {
+			start, end = end, start
+		}
+		if hs.pick(4) == 0 {
+			end = nil
+		}
+	}
+	hs.check(hs.h.DropRowRange("t", start, end))
+	for r := range hs.m.rows {
+		if r >= string(start) && (end == nil || r < string(end)) {
+			delete(hs.m.rows, r)
+		}
+	}
+}
+
 // recreateFamily drops a family and creates it again: it starts empty.
 func (hs *harness) recreateFamily() {
 	s := hs.schema()
@@ -331,9 +352,12 @@ func (hs *harness) step() {
 	case r < 89:
 		name = "reopen"
 		hs.reopen()
-	case r < 94:
+	case r < 93:
 		name = "clock"
 		hs.clock.us += int64(hs.pick(3000))
+	case r < 94:
+		name = "droprange"
+		hs.dropRange()
 	case r < 95:
 		name = "refamily"
 		hs.recreateFamily()
