@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
@@ -154,19 +153,10 @@ func (a *instanceAdminServer) ListInstances(ctx context.Context, req *btapb.List
 		}
 	}
 	resp := &btapb.ListInstancesResponse{}
-	for _, n := range sortedNames(names) {
+	for _, n := range sortedKeys(names) {
 		resp.Instances = append(resp.Instances, proto.Clone(a.s.inst.get(n).info).(*btapb.Instance))
 	}
 	return resp, nil
-}
-
-func sortedNames(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for n := range m {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (a *instanceAdminServer) UpdateInstance(ctx context.Context, req *btapb.Instance) (*btapb.Instance, error) {
