@@ -165,16 +165,39 @@ func (a *tableAdminServer) ModifyColumnFamilies(ctx context.Context, req *btapb.
 	if len(req.Modifications) == 0 {
 		return nil, toStatus(invalidf("no modifications"))
 	}
-	s = s.Clone()
+	check := s.Clone()
 	for _, m := range req.Modifications {
-		if err := modifyFamily(s, m); err != nil {
+		if err := modifyFamily(check, m); err != nil {
 			return nil, toStatus(err)
 		}
 	}
-	if err := a.s.host.SetSchema(req.Name, s); err != nil {
+	s, err = a.s.applyModifications(req.Name, s.Clone(), req.Modifications)
+	if err != nil {
 		return nil, toStatus(err)
 	}
 	return tableProto(req.Name, s, btapb.Table_SCHEMA_VIEW), nil
+}
+
+// applyModifications applies checked modifications. A family dropped and
+// created again in one request is dropped in a schema of its own first, so
+// the host sees it go and the new family starts empty.
+func (s *Server) applyModifications(name string, schema *tablet.Schema, mods []*btapb.ModifyColumnFamiliesRequest_Modification) (*tablet.Schema, error) {
+	dropped := map[string]bool{}
+	for _, m := range mods {
+		if _, create := m.Mod.(*btapb.ModifyColumnFamiliesRequest_Modification_Create); create && dropped[m.Id] {
+			if err := s.host.SetSchema(name, schema); err != nil {
+				return nil, err
+			}
+			clear(dropped)
+		}
+		if _, drop := m.Mod.(*btapb.ModifyColumnFamiliesRequest_Modification_Drop); drop {
+			dropped[m.Id] = true
+		}
+		if err := modifyFamily(schema, m); err != nil {
+			return nil, err
+		}
+	}
+	return schema, s.host.SetSchema(name, schema)
 }
 
 // modifyFamily applies one modification to a schema.
@@ -242,12 +265,12 @@ func (a *tableAdminServer) DropRowRange(ctx context.Context, req *btapb.DropRowR
 		if len(x.RowKeyPrefix) == 0 {
 			return nil, toStatus(invalidf("empty row key prefix"))
 		}
-		err = invalidf("tmp %v", base.PrefixEnd(x.RowKeyPrefix))
+		err = a.s.host.DropRowRange(req.Name, x.RowKeyPrefix, base.PrefixEnd(x.RowKeyPrefix))
 	case *btapb.DropRowRangeRequest_DeleteAllDataFromTable:
 		if !x.DeleteAllDataFromTable {
 			return nil, toStatus(invalidf("delete_all_data_from_table is false"))
 		}
-		err = invalidf("tmp")
+		err = a.s.host.DropRowRange(req.Name, nil, nil)
 	default:
 		err = invalidf("drop row range needs a row key prefix or delete_all_data_from_table")
 	}

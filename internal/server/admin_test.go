@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
+	btapb "cloud.google.com/go/bigtable/admin/apiv2/adminpb"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -158,6 +159,28 @@ func TestModifyColumnFamilies(t *testing.T) {
 	tbl = e.client.Open("t")
 	if got := e.readAll(tbl, bigtable.InfiniteRange("")); !slices.Equal(got, want) {
 		t.Errorf("after restart: %q, want %q", got, want)
+	}
+	// Dropped and created again within one request: the family starts empty.
+	mods := []*btapb.ModifyColumnFamiliesRequest_Modification{
+		{Id: "cf", Mod: &btapb.ModifyColumnFamiliesRequest_Modification_Drop{Drop: true}},
+		{Id: "cf", Mod: &btapb.ModifyColumnFamiliesRequest_Modification_Create{Create: &btapb.ColumnFamily{}}},
+	}
+	if _, err := btapb.NewBigtableTableAdminClient(e.conn).ModifyColumnFamilies(e.ctx(), &btapb.ModifyColumnFamiliesRequest{Name: e.tableName("t"), Modifications: mods}); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.readAll(tbl, bigtable.InfiniteRange("")); len(got) != 0 {
+		t.Errorf("after drop and create in one request: %q, want no rows", got)
+	}
+	// A request with one bad modification changes nothing.
+	bad := []*btapb.ModifyColumnFamiliesRequest_Modification{
+		{Id: "gone", Mod: &btapb.ModifyColumnFamiliesRequest_Modification_Drop{Drop: true}},
+		{Id: "nope", Mod: &btapb.ModifyColumnFamiliesRequest_Modification_Drop{Drop: true}},
+	}
+	if _, err := btapb.NewBigtableTableAdminClient(e.conn).ModifyColumnFamilies(e.ctx(), &btapb.ModifyColumnFamiliesRequest{Name: e.tableName("t"), Modifications: bad}); status.Code(err) != codes.NotFound {
+		t.Errorf("bad modification: %v", err)
+	}
+	if info, err := e.admin.TableInfo(e.ctx(), "t"); err != nil || len(info.Families) != 2 {
+		t.Errorf("families after a failed request: %v %v", info, err)
 	}
 }
 

@@ -27,16 +27,10 @@ func startTabula(t *testing.T) string {
 	return srv.Addr()
 }
 
-// serverGaps are scenarios Tabula's server cannot pass yet; delete an entry
-// when the server catches up.
-var serverGaps = map[string]string{
-	"dropall": "internal/api DropRowRange is still a stub that answers InvalidArgument",
-}
-
 // TestScriptsTabula runs the Cloud Bigtable scenarios against Tabula, and
 // the admin-extension scenarios in testdata/tabula.
 func TestScriptsTabula(t *testing.T) {
-	t.Run("api", func(t *testing.T) { runScripts(t, "testdata/*.txt", startTabula, serverGaps) })
+	t.Run("api", func(t *testing.T) { runScripts(t, "testdata/*.txt", startTabula, nil) })
 	t.Run("ext", func(t *testing.T) { runScripts(t, "testdata/tabula/*.txt", startTabula, nil) })
 }
 
