@@ -84,7 +84,8 @@ func Start(o Options) (*Server, error) {
 		host.Close()
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(maxMessageBytes), grpc.MaxSendMsgSize(maxMessageBytes))
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(maxMessageBytes), grpc.MaxSendMsgSize(maxMessageBytes),
+		grpc.ChainUnaryInterceptor(recoverUnary(o.Logger)), grpc.ChainStreamInterceptor(recoverStream(o.Logger)))
 	api.New(api.Options{Host: host, Logger: o.Logger}).Register(g)
 	s := &Server{opts: o, host: host, grpc: g, lis: lis, served: make(chan error, 1)}
 	go func() { s.served <- g.Serve(lis) }()
