@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"slices"
 	"time"
 
@@ -18,6 +19,9 @@ const (
 	responseBytes = 1 << 20
 	// chunkBytes is the largest piece of a value in one chunk.
 	chunkBytes = 1 << 20
+	// skippedRowsReport is how many rows a filter may drop in a row before
+	// a response reports the scan's progress in last_scanned_row_key.
+	skippedRowsReport = 1000
 	// maxRowBytes is the most a row read whole may hold (DESIGN §2).
 	maxRowBytes = 256 << 20
 )
@@ -72,6 +76,8 @@ type rowSender struct {
 	err     error
 	counts  readCounts
 	stopped bool
+	// skipped counts the rows filtered out since the last response.
+	skipped int
 }
 
 func (d *dataServer) newRowSender(req *btpb.ReadRowsRequest, stream btpb.Bigtable_ReadRowsServer) (*rowSender, error) {
@@ -112,6 +118,15 @@ func (rs *rowSender) row(r base.Row) bool {
 		rs.addRow(r.Key, cells)
 		rs.counts.RowsReturnedCount++
 		rs.counts.CellsReturnedCount += int64(len(cells))
+	}
+	if len(cells) == 0 {
+		rs.skipped++
+	}
+	if rs.skipped >= skippedRowsReport {
+		// Tell the client how far the scan got, so a retry of a scan a
+		// filter mostly empties resumes here.
+		rs.resp.LastScannedRowKey = bytes.Clone(r.Key)
+		rs.send()
 	}
 	if rs.size >= responseBytes {
 		rs.send()
@@ -181,7 +196,7 @@ func (rs *rowSender) send() {
 	if rs.err == nil {
 		rs.err = rs.stream.Send(rs.resp)
 	}
-	rs.resp, rs.size = &btpb.ReadRowsResponse{}, 0
+	rs.resp, rs.size, rs.skipped = &btpb.ReadRowsResponse{}, 0, 0
 }
 
 // finish sends what is pending, with the request stats if asked for.

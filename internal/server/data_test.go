@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cloud.google.com/go/bigtable"
+	btpb "cloud.google.com/go/bigtable/apiv2/bigtablepb"
 
 	"github.com/tabuladb/tabula/internal/server"
 )
@@ -213,5 +214,48 @@ func TestLargeValuesAndStats(t *testing.T) {
 	}
 	if stats == nil || stats.ReadIterationStats.RowsReturnedCount != 2 || stats.ReadIterationStats.CellsReturnedCount != 3 {
 		t.Fatalf("stats = %+v", stats)
+	}
+}
+
+// A scan that a filter mostly empties reports its progress in
+// last_scanned_row_key, so a retry need not scan the dropped rows again.
+func TestLastScannedRowKey(t *testing.T) {
+	e := start(t, server.Options{})
+	tbl := e.table("t", "cf")
+	var keys []string
+	var muts []*bigtable.Mutation
+	for i := range 2500 {
+		m := bigtable.NewMutation()
+		m.Set("cf", "c", 1000, []byte("v"))
+		keys, muts = append(keys, fmt.Sprintf("r%05d", i)), append(muts, m)
+	}
+	if errs, err := tbl.ApplyBulk(e.ctx(), keys, muts); err != nil || errs != nil {
+		t.Fatal(err, errs)
+	}
+	stream, err := btpb.NewBigtableClient(e.conn).ReadRows(e.ctx(), &btpb.ReadRowsRequest{
+		TableName: e.tableName("t"),
+		Filter:    &btpb.RowFilter{Filter: &btpb.RowFilter_RowKeyRegexFilter{RowKeyRegexFilter: []byte("r02499")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress []string
+	rows := 0
+	for {
+		resp, err := stream.Recv()
+		if err != nil {
+			break
+		}
+		if resp.LastScannedRowKey != nil {
+			progress = append(progress, string(resp.LastScannedRowKey))
+		}
+		for _, c := range resp.Chunks {
+			if c.GetCommitRow() {
+				rows++
+			}
+		}
+	}
+	if rows != 1 || !slices.Equal(progress, []string{"r00999", "r01999"}) {
+		t.Fatalf("rows %d, progress %q; want 1 row and progress at r00999, r01999", rows, progress)
 	}
 }
