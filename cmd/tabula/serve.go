@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"time"
 
 	"github.com/tabuladb/tabula/internal/server"
 )
@@ -15,12 +19,20 @@ import (
 // stops it in order: no new requests, requests in flight finish, the host
 // closes. It returns the process exit code.
 func serve(ctx context.Context, args []string, stderr io.Writer) int {
-	o, err := serveFlags(args, stderr)
+	o, debugAddr, err := serveFlags(args, stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
+	}
+	if debugAddr != "" {
+		stopDebug, err := serveDebug(debugAddr)
+		if err != nil {
+			fmt.Fprintf(stderr, "tabula serve: --debug-addr: %v\n", err)
+			return 1
+		}
+		defer stopDebug()
 	}
 	s, err := server.Start(o)
 	if err != nil {
@@ -44,7 +56,24 @@ func waitChan(s *server.Server) <-chan error {
 	return ch
 }
 
-func serveFlags(args []string, stderr io.Writer) (server.Options, error) {
+// serveDebug serves Go's profiles (/debug/pprof/) on addr.
+func serveDebug(addr string) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	return func() { hs.Close() }, nil
+}
+
+func serveFlags(args []string, stderr io.Writer) (server.Options, string, error) {
 	fs := flag.NewFlagSet("tabula serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o server.Options
@@ -56,21 +85,22 @@ func serveFlags(args []string, stderr io.Writer) (server.Options, error) {
 	fs.Int64Var(&o.MemtableSize, "memtable", 64<<20, "memtable size in bytes, per tablet")
 	fs.Int64Var(&o.RowCacheSize, "row-cache", 0, "row cache size in bytes (0: off)")
 	quiet := fs.Bool("quiet", false, "log only warnings and errors")
+	debugAddr := fs.String("debug-addr", "", "serve Go profiles (/debug/pprof/) over HTTP on `host:port`")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tabula serve [flags]\n\nServes the Cloud Bigtable API; point clients at it with BIGTABLE_EMULATOR_HOST=ADDR.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return o, err
+		return o, "", err
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
-		return o, fmt.Errorf("unexpected arguments %v", fs.Args())
+		return o, "", fmt.Errorf("unexpected arguments %v", fs.Args())
 	}
 	level := slog.LevelInfo
 	if *quiet {
 		level = slog.LevelWarn
 	}
 	o.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	return o, nil
+	return o, *debugAddr, nil
 }

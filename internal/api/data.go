@@ -80,22 +80,26 @@ func checkMutationCount(entries []*btpb.MutateRowsRequest_Entry) error {
 	return nil
 }
 
-// applyAll applies each entry on its own, concurrently so that the commit
-// log batches them into few syncs, and records a status per entry.
+// applyAll applies the entries as one batch, each entry atomically on its
+// own, and records a status per entry.
 func (d *dataServer) applyAll(name string, entries []*btpb.MutateRowsRequest_Entry, out []*btpb.MutateRowsResponse_Entry) {
-	const workers = 64
-	sem := make(chan struct{}, workers)
-	done := make(chan struct{})
+	errs := make([]error, len(entries))
+	rows := make([]tablet.RowMutation, 0, len(entries))
+	pos := make([]int, 0, len(entries))
 	for i, e := range entries {
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; done <- struct{}{} }()
-			err := d.apply(name, e.RowKey, e.Mutations)
-			out[i] = &btpb.MutateRowsResponse_Entry{Index: int64(i), Status: entryStatus(err)}
-		}()
+		muts, err := toMutations(e.Mutations)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		rows = append(rows, tablet.RowMutation{Row: e.RowKey, Mutations: muts})
+		pos = append(pos, i)
 	}
-	for range entries {
-		<-done
+	for k, err := range d.s.host.ApplyBatch(name, rows) {
+		errs[pos[k]] = err
+	}
+	for i, err := range errs {
+		out[i] = &btpb.MutateRowsResponse_Entry{Index: int64(i), Status: entryStatus(err)}
 	}
 }
 

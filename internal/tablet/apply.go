@@ -22,9 +22,14 @@ func (t *Tablet) Apply(row []byte, muts []base.Mutation) error {
 // lockRow serializes writers of one row, so that check-and-mutate and
 // read-modify-write see every write acknowledged before them.
 func (t *Tablet) lockRow(row []byte) func() {
-	l := &t.rowLocks[maphash.Bytes(t.rowSeed, row)%uint64(len(t.rowLocks))]
+	l := &t.rowLocks[t.rowStripe(row)]
 	l.Lock()
 	return l.Unlock
+}
+
+// rowStripe is the index of row's lock in rowLocks.
+func (t *Tablet) rowStripe(row []byte) int {
+	return int(maphash.Bytes(t.rowSeed, row) % uint64(len(t.rowLocks)))
 }
 
 func (t *Tablet) applyLocked(row []byte, muts []base.Mutation) error {

@@ -274,7 +274,13 @@ func (t *Tablet) Flush() error {
 		t.mem = t.newMemTable(0, t.h.log.Head())
 	}
 	t.mu.Unlock()
-	return t.h.flushTablet(t)
+	if err := t.h.flushTablet(t); err != nil {
+		return err
+	}
+	// A flush may leave the tablet with too many files or past the split
+	// size, as a background one may.
+	t.h.scheduleCompaction(t)
+	return nil
 }
 
 // majorIter turns a merged entry stream into the visible cells of each

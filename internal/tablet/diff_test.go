@@ -154,6 +154,10 @@ func (hs *harness) randMutation() base.Mutation {
 }
 
 func (hs *harness) apply() {
+	if hs.pick(4) == 0 {
+		hs.applyBatch()
+		return
+	}
 	row := testRows[hs.pick(len(testRows))]
 	muts := make([]base.Mutation, 1+hs.pick(4))
 	for i := range muts {
@@ -163,6 +167,27 @@ func (hs *harness) apply() {
 		hs.t.Fatalf("apply %q %+v: %v", row, muts, err)
 	}
 	hs.m.apply(hs.schema(), row, muts, hs.clock.ms())
+}
+
+// applyBatch applies several entries, rows possibly repeated and spread
+// over tablets, with one ApplyBatch; the model applies them in order.
+func (hs *harness) applyBatch() {
+	batch := make([]RowMutation, 1+hs.pick(8))
+	for i := range batch {
+		batch[i].Row = testRows[hs.pick(len(testRows))]
+		batch[i].Mutations = make([]base.Mutation, 1+hs.pick(3))
+		for k := range batch[i].Mutations {
+			batch[i].Mutations[k] = hs.randMutation()
+		}
+	}
+	for i, err := range hs.h.ApplyBatch("t", batch) {
+		if err != nil {
+			hs.t.Fatalf("batch entry %d %q: %v", i, batch[i].Row, err)
+		}
+	}
+	for _, e := range batch {
+		hs.m.apply(hs.schema(), e.Row, e.Mutations, hs.clock.ms())
+	}
 }
 
 func (hs *harness) readRow() {
