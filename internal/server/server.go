@@ -30,9 +30,9 @@ type Options struct {
 	Memory bool
 	// SplitSize is the size at which a tablet splits; default 128 MiB.
 	SplitSize int64
-	// MemtableSize, BlockCacheSize and RowCacheSize are passed to the
-	// tablet host; zero means the host's default.
-	MemtableSize, BlockCacheSize, RowCacheSize int64
+	// MemtableSize, MemtableBudget, BlockCacheSize and RowCacheSize are
+	// passed to the tablet host; zero means the host's default.
+	MemtableSize, MemtableBudget, BlockCacheSize, RowCacheSize int64
 	// ShutdownTimeout bounds how long Stop waits for requests in flight
 	// before it cancels them; default 10 s.
 	ShutdownTimeout time.Duration
@@ -110,7 +110,7 @@ func openHost(o Options) (*tablet.Host, error) {
 	}
 	h, err := tablet.Open(tablet.Options{
 		FS: fsys, Dir: dir, SplitSize: o.SplitSize, Logger: o.Logger,
-		MemtableSize: o.MemtableSize, BlockCacheSize: o.BlockCacheSize, RowCacheSize: o.RowCacheSize,
+		MemtableSize: o.MemtableSize, MemtableBudget: o.MemtableBudget, BlockCacheSize: o.BlockCacheSize, RowCacheSize: o.RowCacheSize,
 	})
 	if errors.Is(err, vfs.ErrLocked) {
 		return nil, fmt.Errorf("%w: %s", ErrInUse, dir)

@@ -90,6 +90,7 @@ func (t *Tablet) reserve(row []byte, muts []base.Mutation) (*memTable, *pendingA
 	m.reserved += need
 	m.maxSeq = t.nextSeq - 1
 	m.writers.Add(1)
+	t.h.noteReserved(need)
 	p := &pendingApply{last: t.nextSeq - 1}
 	t.inflight = append(t.inflight, p)
 	return m, p, pending, nil

@@ -154,6 +154,7 @@ func (t *Tablet) reserveBatch(rows []RowMutation, ok []int, resolved [][]base.Mu
 	m.reserved += need
 	m.maxSeq = t.nextSeq - 1
 	m.writers.Add(1)
+	t.h.noteReserved(need)
 	r.apply = &pendingApply{last: t.nextSeq - 1}
 	t.inflight = append(t.inflight, r.apply)
 	return m, r, first, nil

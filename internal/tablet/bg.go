@@ -10,6 +10,8 @@ type bgWork struct {
 	cond    sync.Cond
 	flush   []*Tablet
 	compact []*Tablet
+	// memDue asks the memtable budget check to run.
+	memDue  bool
 	stopped bool
 	wg      sync.WaitGroup
 }
@@ -19,7 +21,8 @@ func (b *bgWork) start(h *Host) {
 	if h.opts.TestingKnobs.DisableBackground {
 		return
 	}
-	b.wg.Add(2)
+	b.wg.Add(3)
+	go b.runMemCheck(h)
 	go b.run(&b.flush, func(t *Tablet) {
 		if err := h.flushTablet(t); err != nil {
 			h.opts.Logger.Error("flush failed", "tablet", t.String(), "err", err)
@@ -54,6 +57,31 @@ func (b *bgWork) run(queue *[]*Tablet, do func(*Tablet)) {
 		b.mu.Unlock()
 		do(t)
 	}
+}
+
+// runMemCheck runs the memtable budget check whenever it is due.
+func (b *bgWork) runMemCheck(h *Host) {
+	defer b.wg.Done()
+	for {
+		b.mu.Lock()
+		for !b.memDue && !b.stopped {
+			b.cond.Wait()
+		}
+		stopped := b.stopped
+		b.memDue = false
+		b.mu.Unlock()
+		if stopped {
+			return
+		}
+		h.enforceMemtableBudget()
+	}
+}
+
+func (b *bgWork) wakeMemCheck() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.memDue = true
+	b.cond.Broadcast()
 }
 
 func (b *bgWork) add(queue *[]*Tablet, t *Tablet) {

@@ -45,7 +45,8 @@ type Host struct {
 	persistMu sync.Mutex // serializes manifest writes
 	reshapeMu sync.Mutex // one split or merge at a time
 
-	bg bgWork
+	bg  bgWork
+	mem memWatch
 }
 
 type table struct {

@@ -17,6 +17,10 @@ type Options struct {
 	Dir string
 	// MemtableSize is a tablet's memtable budget in bytes; default 64 MiB.
 	MemtableSize int64
+	// MemtableBudget bounds the memtables of all tablets together, in
+	// bytes; past it the host freezes and flushes the largest. Default
+	// 4 × MemtableSize.
+	MemtableBudget int64
 	// MaxFrozenMemtables is how many frozen memtables a tablet may hold
 	// before writers wait for a flush; default 2.
 	MaxFrozenMemtables int
@@ -62,7 +66,7 @@ func (o *Options) Validate() error {
 	if o.FS == nil || o.Dir == "" {
 		return fmt.Errorf("tablet: options need FS and Dir")
 	}
-	if o.MemtableSize < 0 || o.MaxFrozenMemtables < 0 || o.MaxFilesPerGroup < 0 || o.BlockCacheSize < 0 || o.RowCacheSize < 0 || o.LogSegmentSize < 0 {
+	if o.MemtableSize < 0 || o.MemtableBudget < 0 || o.MaxFrozenMemtables < 0 || o.MaxFilesPerGroup < 0 || o.BlockCacheSize < 0 || o.RowCacheSize < 0 || o.LogSegmentSize < 0 {
 		return fmt.Errorf("tablet: negative size in options")
 	}
 	return nil
@@ -71,6 +75,9 @@ func (o *Options) Validate() error {
 func (o Options) withDefaults() Options {
 	if o.MemtableSize == 0 {
 		o.MemtableSize = 64 << 20
+	}
+	if o.MemtableBudget == 0 {
+		o.MemtableBudget = 4 * o.MemtableSize
 	}
 	if o.MaxFrozenMemtables == 0 {
 		o.MaxFrozenMemtables = 2
