@@ -10,6 +10,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/tabuladb/tabula/internal/server"
@@ -34,6 +36,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 		defer stopDebug()
 	}
+	setMemoryLimit(o)
 	s, err := server.Start(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "tabula serve: %v\n", err)
@@ -54,6 +57,19 @@ func waitChan(s *server.Server) <-chan error {
 	ch := make(chan error, 1)
 	go func() { ch <- s.Wait() }()
 	return ch
+}
+
+// setMemoryLimit gives the Go runtime a soft memory limit of the engine's
+// budgets plus room for requests, unless GOMEMLIMIT sets one. The block
+// cache and memtables live on the Go heap; without a limit the collector
+// lets the heap grow to twice what they hold. With --memory the data
+// itself is on the heap, so there is no limit.
+func setMemoryLimit(o server.Options) {
+	if os.Getenv("GOMEMLIMIT") != "" || o.Memory {
+		return
+	}
+	budgets := o.BlockCacheSize + o.MemtableBudget + o.RowCacheSize
+	debug.SetMemoryLimit(budgets + budgets/4 + 128<<20)
 }
 
 // serveDebug serves Go's profiles (/debug/pprof/) on addr.
