@@ -1,7 +1,6 @@
 package vfs
 
 import (
-	"bytes"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -66,10 +65,10 @@ type CrashCloneOptions struct {
 // Namespace: with DropUnsynced and KeepSomeUnsynced, each directory holds
 // its entries as of its last sync; with KeepAllUnsynced, the live entries
 // (as if everything had reached the disk). File contents: the synced
-// contents plus none, a random-length prefix, or all of the bytes appended
-// since. A file changed other than by appending (truncated, or recreated)
-// keeps, under KeepSomeUnsynced, either all its synced or all its live
-// contents, picked at random. Files the crash leaves in two directories
+// contents with none, a random-length prefix, or all of the bytes written
+// since (appended or written in place) laid over them. A file truncated or
+// recreated since its last sync keeps, under KeepSomeUnsynced, either all
+// its synced or all its live contents, picked at random. Files the crash leaves in two directories
 // (a rename whose two directories were synced differently) stay one file.
 //
 // Everything in the clone counts as synced. Locks and hooks are not carried
@@ -95,8 +94,8 @@ func (c *crashCloner) clone(n *memNode) *memNode {
 		return m
 	}
 	if !n.dir {
-		data := c.contents(n)
-		m := &memNode{data: data, synced: data[:len(data):len(data)]}
+		data := pagesOf(c.contents(n))
+		m := &memNode{data: data, synced: data.snapshot()}
 		c.seen[n] = m
 		return m
 	}
@@ -116,18 +115,30 @@ func (c *crashCloner) clone(n *memNode) *memNode {
 
 // contents returns a copy of what survives of a file's data.
 func (c *crashCloner) contents(n *memNode) []byte {
+	live, synced := n.data.bytes(), n.synced.bytes()
 	switch c.opts.UnsyncedData {
 	case KeepAllUnsynced:
-		return bytes.Clone(n.data)
+		return live
 	case KeepSomeUnsynced:
-		if !bytes.HasPrefix(n.data, n.synced) {
+		if n.reset {
 			if c.opts.Rand.IntN(2) == 0 {
-				return bytes.Clone(n.synced)
+				return synced
 			}
-			return bytes.Clone(n.data)
+			return live
 		}
-		keep := len(n.synced) + c.opts.Rand.IntN(len(n.data)-len(n.synced)+1)
-		return bytes.Clone(n.data[:keep])
+		// Written in place or appended to: the writes reached the disk up
+		// to some point, and the synced bytes remain past it.
+		same := commonPrefix(live, synced)
+		keep := same + c.opts.Rand.IntN(len(live)-same+1)
+		return append(live[:keep], synced[min(keep, len(synced)):]...)
 	}
-	return bytes.Clone(n.synced)
+	return synced
+}
+
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

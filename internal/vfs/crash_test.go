@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -96,6 +97,38 @@ func TestCrashTruncatedFile(t *testing.T) {
 	}
 	if len(seen) != 2 || !seen["abcdef"] || !seen["abXY"] {
 		t.Fatalf("KeepSomeUnsynced kept %v, want abcdef and abXY", seen)
+	}
+}
+
+// Bytes written in place over synced zeros, as a log does in a
+// preallocated file, survive a crash as a prefix of the writes laid over
+// the zeros.
+func TestCrashInPlaceWrites(t *testing.T) {
+	fs, f := newSyncedFile(t, "hdr", "")
+	in := f.(InPlaceFile)
+	mustOK(t, in.Allocate(10))
+	mustOK(t, in.SyncData())
+	if _, err := in.WriteAt([]byte("abcd"), 3); err != nil {
+		t.Fatal(err)
+	}
+	mustOK(t, in.SyncData())
+	if _, err := in.WriteAt([]byte("ef"), 7); err != nil {
+		t.Fatal(err)
+	}
+	checkContents(t, crash(fs, DropUnsynced, 1), "db/f", "hdrabcd\x00\x00\x00")
+	checkContents(t, crash(fs, KeepAllUnsynced, 1), "db/f", "hdrabcdef\x00")
+	seen := map[string]bool{}
+	for seed := range uint64(100) {
+		seen[readAll(t, crash(fs, KeepSomeUnsynced, seed), "db/f")] = true
+	}
+	want := []string{"hdrabcd\x00\x00\x00", "hdrabcde\x00\x00", "hdrabcdef\x00"}
+	if len(seen) != len(want) {
+		t.Fatalf("KeepSomeUnsynced kept %q, want %q", slices.Sorted(maps.Keys(seen)), want)
+	}
+	for _, w := range want {
+		if !seen[w] {
+			t.Fatalf("KeepSomeUnsynced kept %q, want %q", slices.Sorted(maps.Keys(seen)), want)
+		}
 	}
 }
 

@@ -326,6 +326,49 @@ func (f *errorFile) Write(p []byte) (int, error) {
 	return f.f.Write(p)
 }
 
+// WriteAt, Allocate and SyncData fail as Write, Write and Sync do; on an
+// inner File without them they fail with errors.ErrUnsupported.
+func (f *errorFile) WriteAt(p []byte, off int64) (int, error) {
+	if err := f.fs.inj.MaybeError(OpWrite, f.name); err != nil {
+		return 0, err
+	}
+	in, err := f.inPlace("write")
+	if err != nil {
+		return 0, err
+	}
+	return in.WriteAt(p, off)
+}
+
+func (f *errorFile) Allocate(size int64) error {
+	if err := f.fs.inj.MaybeError(OpWrite, f.name); err != nil {
+		return err
+	}
+	in, err := f.inPlace("allocate")
+	if err != nil {
+		return err
+	}
+	return in.Allocate(size)
+}
+
+func (f *errorFile) SyncData() error {
+	if err := f.fs.inj.MaybeError(OpSync, f.name); err != nil {
+		return err
+	}
+	in, err := f.inPlace("sync")
+	if err != nil {
+		return err
+	}
+	return in.SyncData()
+}
+
+func (f *errorFile) inPlace(op string) (InPlaceFile, error) {
+	in, ok := f.f.(InPlaceFile)
+	if !ok {
+		return nil, pathErr(op, f.name, errors.ErrUnsupported)
+	}
+	return in, nil
+}
+
 func (f *errorFile) Sync() error {
 	if err := f.fs.inj.MaybeError(OpSync, f.name); err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 
 // info describes n under name; the caller holds the MemFS lock.
 func (n *memNode) info(name string) os.FileInfo {
-	return memFileInfo{name: path.Base(cleanPath(name)), size: int64(len(n.data)), dir: n.dir}
+	return memFileInfo{name: path.Base(cleanPath(name)), size: n.data.size, dir: n.dir}
 }
 
 // memFileInfo is a MemFS file's os.FileInfo.

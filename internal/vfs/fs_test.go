@@ -126,6 +126,56 @@ var fsCases = []fsCase{
 		mustOK(t, f.Close())
 		checkContents(t, fs, name, "abX\x00\x00Y")
 	}},
+	{"in-place", func(t *testing.T, fs FS, dir string) {
+		name := path.Join(dir, "f")
+		f, err := fs.Create(name)
+		mustOK(t, err)
+		in := f.(InPlaceFile)
+		mustWrite(t, f, "abc")
+		mustOK(t, in.Allocate(8))
+		mustOK(t, in.Allocate(4)) // never shrinks
+		if n, err := in.WriteAt([]byte("XY"), 4); n != 2 || err != nil {
+			t.Fatalf("WriteAt = %d, %v", n, err)
+		}
+		mustWrite(t, f, "Z") // appends after the allocated zeros
+		if n, err := in.WriteAt([]byte("!"), 10); n != 1 || err != nil {
+			t.Fatalf("WriteAt past the end = %d, %v", n, err)
+		}
+		mustOK(t, in.SyncData())
+		fi, err := f.Stat()
+		mustOK(t, err)
+		if fi.Size() != 11 {
+			t.Fatalf("size %d, want 11", fi.Size())
+		}
+		mustOK(t, f.Close())
+		checkContents(t, fs, name, "abc\x00XY\x00\x00Z\x00!")
+	}},
+	{"large-file", func(t *testing.T, fs FS, dir string) {
+		// Writes and reads that cross MemFS page boundaries.
+		name := path.Join(dir, "f")
+		f, err := fs.Create(name)
+		mustOK(t, err)
+		want := make([]byte, 0, 300<<10)
+		for i := 0; len(want) < 300<<10; i++ {
+			chunk := bytes.Repeat([]byte{byte(i)}, 1000+i*37)
+			mustWrite(t, f, string(chunk))
+			want = append(want, chunk...)
+		}
+		mustOK(t, f.Truncate(int64(len(want)-5000)))
+		want = want[:len(want)-5000]
+		mustOK(t, f.Close())
+		f, err = fs.Open(name)
+		mustOK(t, err)
+		defer f.Close()
+		for _, off := range []int{0, 1, 65535, 65536, 100000, len(want) - 70000} {
+			p := make([]byte, 70000)
+			n, err := f.ReadAt(p, int64(off))
+			if n != min(len(p), len(want)-off) || !bytes.Equal(p[:n], want[off:off+n]) {
+				t.Fatalf("ReadAt(%d) = %d, %v: wrong bytes", off, n, err)
+			}
+		}
+		checkRead(t, f, string(want))
+	}},
 	{"rename-replaces", func(t *testing.T, fs FS, dir string) {
 		a, b := path.Join(dir, "a"), path.Join(dir, "b")
 		writeFile(t, fs, a, "A")

@@ -29,9 +29,11 @@ type MemFS struct {
 // memNode is an inode: a file or a directory. Renames move the node.
 type memNode struct {
 	dir bool
-	// Files: the live contents and the durable ones. They may share a
-	// backing array: data only grows by append, and shrinking copies.
-	data, synced []byte
+	// Files: the live contents and the durable ones, which share the
+	// pages data has not changed since the last sync. reset says data was
+	// truncated or recreated since then.
+	data, synced pages
+	reset        bool
 	// Directories: the live entries and the entries as of the last sync.
 	live, durable map[string]*memNode
 }
@@ -107,7 +109,7 @@ func (fs *MemFS) Create(name string) (File, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.data = nil
+	n.data, n.reset = pages{}, true
 	return &memFile{fs: fs, n: n, name: name, write: true}, nil
 }
 

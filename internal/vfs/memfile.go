@@ -4,7 +4,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"slices"
 	"syscall"
 )
 
@@ -37,10 +36,10 @@ func (f *memFile) Read(p []byte) (int, error) {
 	if err := f.check("read", true); err != nil {
 		return 0, err
 	}
-	if f.pos >= int64(len(f.n.data)) {
+	if f.pos >= f.n.data.size {
 		return 0, io.EOF
 	}
-	n := copy(p, f.n.data[f.pos:])
+	n := f.n.data.readAt(p, f.pos)
 	f.pos += int64(n)
 	return n, nil
 }
@@ -54,10 +53,10 @@ func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, pathErr("read", f.name, syscall.EINVAL)
 	}
-	if off >= int64(len(f.n.data)) {
+	if off >= f.n.data.size {
 		return 0, io.EOF
 	}
-	n := copy(p, f.n.data[off:])
+	n := f.n.data.readAt(p, off)
 	if n < len(p) {
 		return n, io.EOF
 	}
@@ -68,15 +67,51 @@ func (f *memFile) ReadAt(p []byte, off int64) (int, error) {
 func (f *memFile) Write(p []byte) (int, error) {
 	f.fs.mu.Lock()
 	defer f.fs.mu.Unlock()
-	if err := f.check("write", true); err != nil {
+	if err := f.checkWrite("write"); err != nil {
 		return 0, err
 	}
-	if !f.write {
-		return 0, pathErr("write", f.name, os.ErrPermission)
-	}
-	f.n.data = append(f.n.data, p...)
-	f.pos = int64(len(f.n.data))
+	f.n.data.writeAt(p, f.n.data.size, &f.n.synced)
+	f.pos = f.n.data.size
 	return len(p), nil
+}
+
+// WriteAt writes p at off, over what the file holds there and past its end.
+func (f *memFile) WriteAt(p []byte, off int64) (int, error) {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.checkWrite("write"); err != nil {
+		return 0, err
+	}
+	if off < 0 {
+		return 0, pathErr("write", f.name, syscall.EINVAL)
+	}
+	f.n.data.writeAt(p, off, &f.n.synced)
+	return len(p), nil
+}
+
+// Allocate zero-extends the file to size bytes. The new bytes take no
+// memory until written.
+func (f *memFile) Allocate(size int64) error {
+	f.fs.mu.Lock()
+	defer f.fs.mu.Unlock()
+	if err := f.checkWrite("allocate"); err != nil {
+		return err
+	}
+	if size > f.n.data.size {
+		f.n.data.truncate(size, &f.n.synced)
+	}
+	return nil
+}
+
+// checkWrite reports why f cannot be written; the caller holds fs.mu.
+func (f *memFile) checkWrite(op string) error {
+	if err := f.check(op, true); err != nil {
+		return err
+	}
+	if !f.write {
+		return pathErr(op, f.name, os.ErrPermission)
+	}
+	return nil
 }
 
 func (f *memFile) Close() error {
@@ -108,6 +143,9 @@ func (f *memFile) Sync() error {
 	return nil
 }
 
+// SyncData is Sync: a MemFS has no metadata to skip.
+func (f *memFile) SyncData() error { return f.Sync() }
+
 func (f *memFile) syncHooks() (Hooks, error) {
 	f.fs.mu.Lock()
 	defer f.fs.mu.Unlock()
@@ -123,7 +161,7 @@ func (f *memFile) syncLocked() error {
 	if f.n.dir {
 		f.n.durable = maps.Clone(f.n.live)
 	} else {
-		f.n.synced = f.n.data[:len(f.n.data):len(f.n.data)]
+		f.n.synced, f.n.reset = f.n.data.snapshot(), false
 	}
 	return nil
 }
@@ -142,21 +180,15 @@ func (f *memFile) Stat() (os.FileInfo, error) {
 func (f *memFile) Truncate(size int64) error {
 	f.fs.mu.Lock()
 	defer f.fs.mu.Unlock()
-	if err := f.check("truncate", true); err != nil {
+	if err := f.checkWrite("truncate"); err != nil {
 		return err
-	}
-	if !f.write {
-		return pathErr("truncate", f.name, os.ErrPermission)
 	}
 	if size < 0 {
 		return pathErr("truncate", f.name, syscall.EINVAL)
 	}
-	n := f.n
-	if size <= int64(len(n.data)) {
-		// Copy, so later appends cannot overwrite bytes synced shares.
-		n.data = slices.Clone(n.data[:size])
-	} else {
-		n.data = append(n.data, make([]byte, size-int64(len(n.data)))...)
+	if size < f.n.data.size {
+		f.n.reset = true
 	}
+	f.n.data.truncate(size, &f.n.synced)
 	return nil
 }

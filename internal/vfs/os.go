@@ -16,13 +16,13 @@ func NewOS() FS { return osFS{} }
 type osFS struct{}
 
 func (osFS) Create(name string) (File, error) {
-	return openOS(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o644)
+	return openOS(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 }
 
 func (osFS) Open(name string) (File, error) { return openOS(name, os.O_RDONLY, 0) }
 
 func (osFS) OpenReadWrite(name string) (File, error) {
-	return openOS(name, os.O_RDWR|os.O_APPEND, 0)
+	return openOS(name, os.O_RDWR, 0)
 }
 
 func (osFS) OpenDir(name string) (File, error) {
@@ -38,7 +38,7 @@ func (osFS) OpenDir(name string) (File, error) {
 		f.Close()
 		return nil, err
 	}
-	return f, nil
+	return &osFile{File: f}, nil
 }
 
 func (osFS) Remove(name string) error                    { return os.Remove(name) }
@@ -65,7 +65,12 @@ func openOS(name string, flag int, perm os.FileMode) (File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f, nil
+	of, err := newOSFile(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return of, nil
 }
 
 // osLocks holds the absolute paths of the lock files this process holds.

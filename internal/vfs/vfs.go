@@ -9,8 +9,8 @@ import (
 	"os"
 )
 
-// File is an open file. Files opened for writing are append-only from the
-// engine's point of view; ReadAt works on files opened for reading.
+// File is an open file. Write appends to the file; ReadAt works on files
+// opened for reading.
 type File interface {
 	io.Reader
 	io.ReaderAt
@@ -22,6 +22,22 @@ type File interface {
 	Stat() (os.FileInfo, error)
 	// Truncate cuts or extends the file to size bytes.
 	Truncate(size int64) error
+}
+
+// InPlaceFile is the optional interface of a File that can be written in
+// place, for a log that syncs without changing metadata: Allocate writes
+// zeros ahead, WriteAt fills them, and SyncData makes that durable without
+// the inode update a growing file needs. Every File of this package has it.
+type InPlaceFile interface {
+	File
+	io.WriterAt
+	// Allocate extends the file with zeros to size bytes, if shorter, and
+	// lays them out so that writes within them change no metadata once the
+	// file is synced. It does not sync.
+	Allocate(size int64) error
+	// SyncData makes the file's data durable, and its size; unlike Sync it
+	// may leave times and other metadata behind.
+	SyncData() error
 }
 
 // FS is a file system. Names are slash-separated paths; directories must be
