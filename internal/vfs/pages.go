@@ -51,12 +51,13 @@ func (d *pages) readAt(b []byte, off int64) int {
 }
 
 // writeAt copies b into the contents at off, growing the file if it ends
-// past size. A page that shared also holds is copied first.
+// past size. A page that shared also holds is copied first, unless the
+// write lands past shared's end, where shared reads nothing.
 func (d *pages) writeAt(b []byte, off int64, shared *pages) {
 	for done := 0; done < len(b); {
 		i, at := d.locate(off + int64(done))
 		n := min(len(b)-done, pageSize-at)
-		page := d.own(i, at+n, shared)
+		page := d.own(i, at+n, off+int64(done), shared)
 		copy(page[at:], b[done:done+n])
 		done += n
 	}
@@ -71,7 +72,7 @@ func (d *pages) truncate(size int64, shared *pages) {
 			d.p = slices.Clip(d.p[:keep])
 		}
 		if i, at := d.locate(size); at > 0 && i < len(d.p) && len(d.p[i]) > at {
-			clear(d.own(i, at, shared)[at:])
+			clear(d.own(i, at, size, shared)[at:])
 		}
 	}
 	d.size = size
@@ -81,14 +82,15 @@ func (d *pages) locate(off int64) (int, int) {
 	return int(off / pageSize), int(off % pageSize)
 }
 
-// own returns page i, at least n bytes long and held by d alone.
-func (d *pages) own(i, n int, shared *pages) []byte {
+// own returns page i, at least n bytes long, for a change from offset from
+// on: a copy if shared holds the page and reads bytes there.
+func (d *pages) own(i, n int, from int64, shared *pages) []byte {
 	if i >= len(d.p) {
 		d.p = append(d.p, make([][]byte, i+1-len(d.p))...)
 	}
 	page := d.p[i]
 	switch {
-	case shared != nil && i < len(shared.p) && samePage(page, shared.p[i]):
+	case shared != nil && from < shared.size && i < len(shared.p) && samePage(page, shared.p[i]):
 		page = append(make([]byte, 0, pageCap(max(n, len(page)))), page...)
 	case cap(page) < n:
 		page = append(make([]byte, 0, pageCap(n)), page...)
