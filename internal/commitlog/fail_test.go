@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sync"
 	"testing"
+
+	"github.com/tabuladb/tabula/internal/vfs"
 )
 
 func checkFailed(t *testing.T, what string, err error) {
@@ -15,8 +17,10 @@ func checkFailed(t *testing.T, what string, err error) {
 
 // A failed sync fails the batch it covered and the log: every later write
 // is refused, and nothing is acknowledged after the failure.
-func TestFailedSync(t *testing.T) {
-	fs := &faultFS{FS: osFS{}, failSync: 3} // 1: Open, 2: first batch
+func TestFailedSync(t *testing.T) { forEachFS(t, testFailedSync) }
+
+func testFailedSync(t *testing.T, inner vfs.FS) {
+	fs := &faultFS{FS: inner, failSync: 3} // 1: Open, 2: first batch
 	l := openLog(t, Options{FS: fs, Dir: t.TempDir()})
 	if _, err := l.Append([]byte("ok")); err != nil {
 		t.Fatal(err)
@@ -33,8 +37,10 @@ func TestFailedSync(t *testing.T) {
 	checkFailed(t, "Close", l.Close())
 }
 
-func TestFailedSyncConcurrent(t *testing.T) {
-	fs := &faultFS{FS: osFS{}, failSync: 6}
+func TestFailedSyncConcurrent(t *testing.T) { forEachFS(t, testFailedSyncConcurrent) }
+
+func testFailedSyncConcurrent(t *testing.T, inner vfs.FS) {
+	fs := &faultFS{FS: inner, failSync: 6}
 	l := openLog(t, Options{FS: fs, Dir: t.TempDir()})
 	var (
 		mu         sync.Mutex
@@ -87,7 +93,7 @@ func checkFailedAsync(t *testing.T, err error) {
 
 // A segment that cannot be created at a rollover fails the log.
 func TestFailedCreate(t *testing.T) {
-	fs := &faultFS{FS: osFS{}}
+	fs := &faultFS{FS: vfs.NewOS()}
 	l := openLog(t, Options{FS: fs, Dir: t.TempDir(), SegmentSize: 64})
 	if _, err := l.Append(make([]byte, 40)); err != nil {
 		t.Fatal(err)
@@ -101,7 +107,7 @@ func TestFailedCreate(t *testing.T) {
 }
 
 func TestFailedOpen(t *testing.T) {
-	fs := &faultFS{FS: osFS{}}
+	fs := &faultFS{FS: vfs.NewOS()}
 	fs.failCreate.Store(true)
 	if _, err := Open(Options{FS: fs, Dir: t.TempDir()}); !errors.Is(err, errInjected) {
 		t.Fatalf("Open = %v", err)

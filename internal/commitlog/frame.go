@@ -7,7 +7,9 @@ import (
 
 const (
 	// FormatVersion is the segment format version written in every header.
-	FormatVersion = 1
+	// Version 2 segments may end in zeros laid out ahead of the frames;
+	// version 1 segments, which never do, are read as well.
+	FormatVersion = 2
 	// MaxRecordSize is the largest record payload the log accepts.
 	MaxRecordSize = 64 << 20
 
@@ -36,7 +38,7 @@ func checkHeader(h []byte, seg uint64) string {
 		return "bad segment magic"
 	case binary.LittleEndian.Uint32(h[20:24]) != crc32.Checksum(h[:20], castagnoli):
 		return "segment header checksum mismatch"
-	case binary.LittleEndian.Uint32(h[8:12]) != FormatVersion:
+	case binary.LittleEndian.Uint32(h[8:12]) < 1 || binary.LittleEndian.Uint32(h[8:12]) > FormatVersion:
 		return "unknown segment format version"
 	case binary.LittleEndian.Uint64(h[12:20]) != seg:
 		return "segment number does not match file name"

@@ -33,7 +33,11 @@ type Log struct {
 
 	// Owned by the writer goroutine.
 	f     vfs.File
-	dirty bool // f has writes not yet synced
+	in    vfs.InPlaceFile // f, if it can be written in place; else nil
+	end   int64           // bytes written to f: header and frames
+	alloc int64           // with in: f's size, zeros laid out past end
+	dirty bool            // f has writes not yet synced
+	meta  bool            // f's size changed since its last sync
 }
 
 // roll says that the frames from offset at in the queued buffer go to the
@@ -61,12 +65,12 @@ func Open(opts Options) (*Log, error) {
 		return nil, err
 	}
 	seg := last + 1
-	if l.f, err = l.createSegment(seg); err != nil {
+	if err := l.startSegment(seg); err != nil {
 		return nil, err
 	}
-	if err := l.f.Sync(); err != nil {
+	if err := l.sync(); err != nil {
 		l.f.Close()
-		return nil, fmt.Errorf("commitlog: sync %s: %w", l.segmentPath(seg), err)
+		return nil, err
 	}
 	l.next = Pos{Segment: seg, Offset: headerLen}
 	l.synced, l.fileSeg = l.next, seg

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tabuladb/tabula/internal/vfs"
+
 	"github.com/tabuladb/tabula/internal/base"
 )
 
@@ -20,7 +22,7 @@ type entry struct {
 func openLog(t testing.TB, opts Options) *Log {
 	t.Helper()
 	if opts.FS == nil {
-		opts.FS = osFS{}
+		opts.FS = vfs.NewOS()
 	}
 	l, err := Open(opts)
 	if err != nil {
@@ -72,8 +74,10 @@ func checkEntries(t *testing.T, got, want []entry) {
 
 // Paper §5.3: every tablet's mutations go to the shared log; group commit
 // batches concurrent writers, and replay returns them in log order.
-func TestConcurrentRoundTrip(t *testing.T) {
-	l := openLog(t, Options{Dir: t.TempDir()})
+func TestConcurrentRoundTrip(t *testing.T) { forEachFS(t, testConcurrentRoundTrip) }
+
+func testConcurrentRoundTrip(t *testing.T, fs vfs.FS) {
+	l := openLog(t, Options{FS: fs, Dir: t.TempDir()})
 	const writers, each = 8, 200
 	results := make([][]entry, writers)
 	var wg sync.WaitGroup
@@ -164,10 +168,12 @@ func TestReplayStopsOnError(t *testing.T) {
 	}
 }
 
-func TestRollover(t *testing.T) {
+func TestRollover(t *testing.T) { forEachFS(t, testRollover) }
+
+func testRollover(t *testing.T, fs vfs.FS) {
 	dir := t.TempDir()
 	const segSize = 120
-	l := openLog(t, Options{Dir: dir, SegmentSize: segSize})
+	l := openLog(t, Options{FS: fs, Dir: dir, SegmentSize: segSize})
 	recs := records(200, "roll")
 	recs[50] = string(make([]byte, 500)) // larger than a segment: alone in one
 	var pending []*Pending
@@ -186,7 +192,7 @@ func TestRollover(t *testing.T) {
 		want = append(want, entry{p.Pos(), recs[i]})
 	}
 	checkEntries(t, replayAll(t, l, Pos{}), want)
-	segs, err := listSegments(osFS{}, dir)
+	segs, err := listSegments(vfs.NewOS(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +222,7 @@ func TestRelease(t *testing.T) {
 	if err := l.Release(cut.pos); err != nil {
 		t.Fatal(err)
 	}
-	segs, _ := listSegments(osFS{}, dir)
+	segs, _ := listSegments(vfs.NewOS(), dir)
 	if segs[0] != cut.pos.Segment {
 		t.Fatalf("first segment %d after Release(%v)", segs[0], cut.pos)
 	}
@@ -232,7 +238,7 @@ func TestRelease(t *testing.T) {
 	if err := l.Release(Pos{Segment: 1 << 60}); err != nil {
 		t.Fatal(err)
 	}
-	segs, _ = listSegments(osFS{}, dir)
+	segs, _ = listSegments(vfs.NewOS(), dir)
 	if len(segs) != 1 || segs[0] != l.Head().Segment {
 		t.Fatalf("segments %v after releasing all, head %v", segs, l.Head())
 	}
@@ -324,7 +330,7 @@ func TestRecordLimits(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
-	for _, o := range []Options{{Dir: "d"}, {FS: osFS{}}, {FS: osFS{}, Dir: "d", SegmentSize: -1}} {
+	for _, o := range []Options{{Dir: "d"}, {FS: vfs.NewOS()}, {FS: vfs.NewOS(), Dir: "d", SegmentSize: -1}} {
 		if _, err := Open(o); !errors.Is(err, base.ErrInvalidArgument) {
 			t.Errorf("Open(%+v) = %v", o, err)
 		}

@@ -13,9 +13,10 @@ import (
 // segmentReader reads the header and then the frames of one segment in
 // order, checking each. When a read fails with a corruption error, frame is
 // the offset where the bad bytes start and torn says whether they look like
-// a write cut short by a crash: an incomplete frame at the end of the
-// segment with no valid frame after its header, a checksum failure in its
-// final frame, or zeros to its end.
+// a write cut short by a crash: bad bytes after which no valid frame
+// starts. A crash cuts short only the batch being written, after every
+// synced frame, and leaves after it nothing, or the zeros laid out ahead of
+// the writes.
 type segmentReader struct {
 	name  string
 	br    *bufio.Reader
@@ -68,7 +69,7 @@ func (r *segmentReader) next() (int64, []byte, error) {
 		return off, nil, r.bad(off, false, fmt.Sprintf("record length %d over limit", n), hdr[:])
 	}
 	if n > rem-frameHeaderLen {
-		return off, nil, r.pastEnd(off, n)
+		return off, nil, r.bad(off, false, fmt.Sprintf("record length %d runs past end of segment", n), hdr[:])
 	}
 	if int64(cap(r.buf)) < n {
 		r.buf = make([]byte, n)
@@ -85,73 +86,49 @@ func (r *segmentReader) next() (int64, []byte, error) {
 }
 
 // bad returns a corruption error for the bytes starting at off, of which
-// seen were read already. The bytes count as torn if torn is set or they are
-// zeros to the end of the segment; checking that reads the rest.
+// seen were read already. The bytes count as torn if torn is set or no
+// valid frame starts after off; checking that reads the rest.
 func (r *segmentReader) bad(off int64, torn bool, why string, seen ...[]byte) error {
 	r.frame, r.torn = off, torn
 	if !torn {
-		zero, err := r.zerosToEnd(seen)
+		rest, err := r.rest(seen)
 		if err != nil {
 			return err
 		}
-		r.torn = zero
+		r.torn = !containsFrame(rest[1:])
 	}
 	return base.Corruptf(r.name, off, "%s", why)
 }
 
-// pastEnd returns a corruption error for a frame at off whose length n runs
-// past the end of the segment. It is torn unless a valid frame follows its
-// header, which means the length itself is bad.
-func (r *segmentReader) pastEnd(off, n int64) error {
-	rest := make([]byte, r.size-r.off)
-	if err := r.read(rest); err != nil {
-		return err
+// rest returns seen followed by the unread bytes of the segment.
+func (r *segmentReader) rest(seen [][]byte) ([]byte, error) {
+	var b []byte
+	for _, s := range seen {
+		b = append(b, s...)
 	}
-	r.frame, r.torn = off, !containsFrame(rest)
-	return base.Corruptf(r.name, off, "record length %d runs past end of segment", n)
+	tail := make([]byte, r.size-r.off)
+	if err := r.read(tail); err != nil {
+		return nil, err
+	}
+	return append(b, tail...), nil
 }
 
 // containsFrame reports whether a valid frame starts anywhere in b.
 func containsFrame(b []byte) bool {
 	for o := 0; o+frameHeaderLen <= len(b); o++ {
 		n := int(binary.LittleEndian.Uint32(b[o:]))
+		sum := binary.LittleEndian.Uint32(b[o+4:])
 		end := o + frameHeaderLen + n
-		if n > MaxRecordSize || end > len(b) {
+		if (n == 0 && sum == 0) || n > MaxRecordSize || end > len(b) {
+			// A header of zeros is never valid (docs/format/commitlog.md),
+			// and the zeros laid out past the last frame are many.
 			continue
 		}
-		if frameCRC(b[o:o+4], b[o+frameHeaderLen:end]) == binary.LittleEndian.Uint32(b[o+4:]) {
+		if frameCRC(b[o:o+4], b[o+frameHeaderLen:end]) == sum {
 			return true
 		}
 	}
 	return false
-}
-
-func (r *segmentReader) zerosToEnd(seen [][]byte) (bool, error) {
-	for _, b := range seen {
-		if !isZero(b) {
-			return false, nil
-		}
-	}
-	var chunk [4096]byte
-	for r.off < r.size {
-		b := chunk[:min(int64(len(chunk)), r.size-r.off)]
-		if err := r.read(b); err != nil {
-			return false, err
-		}
-		if !isZero(b) {
-			return false, nil
-		}
-	}
-	return true, nil
-}
-
-func isZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func (r *segmentReader) read(p []byte) error {

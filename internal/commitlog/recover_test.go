@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tabuladb/tabula/internal/vfs"
+
 	"github.com/tabuladb/tabula/internal/base"
 )
 
@@ -43,7 +45,7 @@ func recoverDir(t *testing.T, seg []byte) ([]entry, error) {
 	t.Helper()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, segmentName(1)), seg)
-	l, err := Open(Options{FS: osFS{}, Dir: dir})
+	l, err := Open(Options{FS: vfs.NewOS(), Dir: dir})
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +145,7 @@ func TestCorruptMiddleOfLastSegment(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, segmentName(1))
 	writeFile(t, name, full)
-	_, err := Open(Options{FS: osFS{}, Dir: dir})
+	_, err := Open(Options{FS: vfs.NewOS(), Dir: dir})
 	checkCorruption(t, err, name, bad)
 	if got := readFile(t, name); len(got) != len(full) {
 		t.Fatalf("Open changed a corrupt segment: %d bytes, was %d", len(got), len(full))
@@ -160,7 +162,7 @@ func TestCorruptLengthInLastSegment(t *testing.T) {
 	bad := want[5].pos.Offset
 	b[bad+2] ^= 0x10
 	writeFile(t, name, b)
-	_, err := Open(Options{FS: osFS{}, Dir: dir})
+	_, err := Open(Options{FS: vfs.NewOS(), Dir: dir})
 	checkCorruption(t, err, name, bad)
 }
 
@@ -192,7 +194,7 @@ func TestBadHeader(t *testing.T) {
 	b := readFile(t, name)
 	b[13] ^= 1 // segment number
 	writeFile(t, name, b)
-	_, err := Open(Options{FS: osFS{}, Dir: dir})
+	_, err := Open(Options{FS: vfs.NewOS(), Dir: dir})
 	checkCorruption(t, err, name, 0)
 
 	// Before the last segment too.
@@ -201,6 +203,28 @@ func TestBadHeader(t *testing.T) {
 	openLog(t, Options{Dir: dir}).Close()
 	b[13] ^= 1
 	writeFile(t, name, b)
-	_, err = Open(Options{FS: osFS{}, Dir: dir})
+	_, err = Open(Options{FS: vfs.NewOS(), Dir: dir})
 	checkCorruption(t, err, name, 0)
+}
+
+// A crash while writing in place leaves the last batch cut short and the
+// zeros laid out past it: Open cuts both, and replay yields exactly the
+// records before the cut.
+func TestTornTailInPlace(t *testing.T) {
+	src := t.TempDir()
+	want := writeSegment(t, src, records(12, "torn"))
+	full := readFile(t, filepath.Join(src, segmentName(1)))
+	for cut := want[len(want)-3].pos.Offset; cut <= int64(len(full)); cut++ {
+		seg := append(full[:cut:cut], make([]byte, 3000)...)
+		got, err := recoverDir(t, seg)
+		if err != nil {
+			t.Fatalf("cut at %d: Open: %v", cut, err)
+		}
+		// A record whose cut-off bytes were zeros is whole again.
+		whole := cut
+		for whole < int64(len(full)) && full[whole] == 0 {
+			whole++
+		}
+		checkEntries(t, got, prefixEndingBy(want, whole))
+	}
 }

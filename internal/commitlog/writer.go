@@ -1,6 +1,14 @@
 package commitlog
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tabuladb/tabula/internal/vfs"
+)
+
+// allocStep is how far ahead of the last frame a segment written in place
+// is laid out with zeros, at most: a quarter of the segment size.
+const allocStep = 4 << 20
 
 // run is the writer goroutine: it takes every queued record in one go,
 // writes them with one file write, syncs once and completes the batch.
@@ -56,14 +64,45 @@ func (l *Log) flush(data []byte, rolls []roll) error {
 	return l.sync()
 }
 
+// write adds b to the segment: in place, into zeros laid out ahead, when
+// the file allows it, so that the sync after it need not touch metadata.
 func (l *Log) write(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
 	l.dirty = true
-	if _, err := l.f.Write(b); err != nil {
+	var err error
+	if l.in == nil {
+		_, err = l.f.Write(b)
+	} else {
+		err = l.writeInPlace(b)
+	}
+	if err != nil {
 		return fmt.Errorf("commitlog: write segment %d: %w", l.currentSegment(), err)
 	}
+	l.end += int64(len(b))
+	return nil
+}
+
+func (l *Log) writeInPlace(b []byte) error {
+	if need := l.end + int64(len(b)); need > l.alloc {
+		if err := l.allocate(need); err != nil {
+			return err
+		}
+	}
+	_, err := l.in.WriteAt(b, l.end)
+	return err
+}
+
+// allocate lays out zeros to need bytes and a step beyond, within the
+// segment size. The next sync is then a full one, which makes them durable.
+func (l *Log) allocate(need int64) error {
+	step := min(allocStep, max(l.segSize/4, 1))
+	size := max(need, min(need+step, l.segSize))
+	if err := l.in.Allocate(size); err != nil {
+		return err
+	}
+	l.alloc, l.meta = size, true
 	return nil
 }
 
@@ -71,31 +110,72 @@ func (l *Log) sync() error {
 	if !l.dirty {
 		return nil
 	}
-	if err := l.f.Sync(); err != nil {
+	var err error
+	if l.in != nil && !l.meta {
+		err = l.in.SyncData()
+	} else {
+		err = l.f.Sync()
+	}
+	if err != nil {
 		return fmt.Errorf("commitlog: sync segment %d: %w", l.currentSegment(), err)
 	}
-	l.dirty = false
+	l.dirty, l.meta = false, false
 	return nil
 }
 
-// roll syncs and closes the current segment and opens segment seg.
+// roll syncs and closes the current segment and starts segment seg.
 func (l *Log) roll(seg uint64) error {
+	if err := l.closeSegment(); err != nil {
+		return err
+	}
+	if err := l.startSegment(seg); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.fileSeg = seg
+	l.mu.Unlock()
+	return nil
+}
+
+// closeSegment syncs the current segment, cuts the zeros laid out past its
+// last frame, and closes it. Only the last segment can end in zeros, so a
+// crash never leaves them before a later segment.
+func (l *Log) closeSegment() error {
 	if err := l.sync(); err != nil {
 		return err
 	}
+	if l.in != nil && l.alloc > l.end {
+		if err := l.f.Truncate(l.end); err != nil {
+			return fmt.Errorf("commitlog: trim segment %d: %w", l.currentSegment(), err)
+		}
+		l.dirty, l.meta = true, true
+		if err := l.sync(); err != nil {
+			return err
+		}
+	}
 	f := l.f
-	l.f = nil
+	l.f, l.in = nil, nil
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("commitlog: close segment %d: %w", l.currentSegment(), err)
 	}
+	return nil
+}
+
+// startSegment creates segment seg and makes it the one written; the next
+// sync makes it durable.
+func (l *Log) startSegment(seg uint64) error {
 	f, err := l.createSegment(seg)
 	if err != nil {
 		return err
 	}
-	l.f, l.dirty = f, true
-	l.mu.Lock()
-	l.fileSeg = seg
-	l.mu.Unlock()
+	l.f, l.end, l.alloc = f, headerLen, headerLen
+	l.in, _ = f.(vfs.InPlaceFile)
+	l.dirty, l.meta = true, true
+	if l.in != nil {
+		if err := l.allocate(headerLen); err != nil {
+			return fmt.Errorf("commitlog: allocate %s: %w", l.segmentPath(seg), err)
+		}
+	}
 	return nil
 }
 
@@ -105,16 +185,27 @@ func (l *Log) currentSegment() uint64 {
 	return l.fileSeg
 }
 
-// finish closes the current segment when the log closes.
+// finish closes the current segment when the log closes; a failed log's
+// segment is closed as it is, for recovery to cut.
 func (l *Log) finish() {
 	if l.f == nil {
 		return
 	}
-	err := l.f.Close()
-	l.f = nil
+	l.mu.Lock()
+	failed := l.err != nil
+	l.mu.Unlock()
+	var err error
+	if failed {
+		if cerr := l.f.Close(); cerr != nil {
+			err = fmt.Errorf("commitlog: close segment %d: %w", l.currentSegment(), cerr)
+		}
+		l.f, l.in = nil, nil
+	} else {
+		err = l.closeSegment()
+	}
 	if err != nil {
 		l.mu.Lock()
-		l.closeErr = fmt.Errorf("commitlog: close segment %d: %w", l.fileSeg, err)
+		l.closeErr = err
 		l.mu.Unlock()
 	}
 }
