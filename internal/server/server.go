@@ -43,6 +43,12 @@ type Options struct {
 // maxMessageBytes admits a request or response holding a 100 MiB value.
 const maxMessageBytes = 256 << 20
 
+// streamWorkers is how many goroutines serve RPCs, each in turn, before
+// gRPC starts one per RPC for the excess. A worker's stack has grown to what
+// a handler needs already; a new goroutine's grows, by copying, on every
+// call, which cost 7% of the server's time under single-row writes.
+const streamWorkers = 64
+
 func (o Options) withDefaults() Options {
 	if o.Addr == "" {
 		o.Addr = "localhost:8086"
@@ -85,6 +91,7 @@ func Start(o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	g := grpc.NewServer(grpc.MaxRecvMsgSize(maxMessageBytes), grpc.MaxSendMsgSize(maxMessageBytes),
+		grpc.NumStreamWorkers(streamWorkers),
 		grpc.ChainUnaryInterceptor(recoverUnary(o.Logger)), grpc.ChainStreamInterceptor(recoverStream(o.Logger)))
 	api.New(api.Options{Host: host, Logger: o.Logger}).Register(g)
 	s := &Server{opts: o, host: host, grpc: g, lis: lis, served: make(chan error, 1)}
