@@ -93,6 +93,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, error) {
 	fs.StringVar(&f.cfg.Table, "table", "tabula-bench", "benchmark table (replaced, and deleted at the end)")
 	fs.BoolVar(&f.cfg.Keep, "keep", false, "keep the benchmark tables")
 	fs.Uint64Var(&f.cfg.Seed, "seed", 1, "seed of the workloads' randomness")
+	fs.DurationVar(&f.cfg.MaxTime, "max-time", 0, "cap on each workload's timed part per server, e.g. 60s (seq-write and bulk-write are never cut)")
 	fs.StringVar(&f.project, "project", "tabula", "project ID")
 	fs.StringVar(&f.instance, "instance", "bench", "instance ID")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON")

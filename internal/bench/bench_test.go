@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"cloud.google.com/go/bigtable/bttest"
 
@@ -114,6 +115,32 @@ func TestReadsCheckRows(t *testing.T) {
 	}
 	if res := wr.Results[0]; res.Errors == 0 || !strings.Contains(res.Error, "row") {
 		t.Errorf("seq-read over missing rows: %+v; want errors", res)
+	}
+}
+
+// --max-time stops a workload early, and says so, but never cuts the
+// writes that load the rows the reads check.
+func TestMaxTime(t *testing.T) {
+	cfg := smallConfig()
+	cfg.Workloads = []string{"seq-write", "random-read"}
+	cfg.MaxTime = time.Nanosecond
+	rep, err := Run(context.Background(), cfg, []Server{{Addr: startTabula(t)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := rep.Workloads[0].Results[0]; w.Capped || w.Rows != cfg.Rows || w.Errors > 0 {
+		t.Errorf("seq-write: %+v; want every row written", w)
+	}
+	r := rep.Workloads[1].Results[0]
+	if !r.Capped || r.Ops >= r.Planned || r.Planned != cfg.Ops || r.Errors > 0 {
+		t.Errorf("random-read: %+v; want capped short of %d operations", r, cfg.Ops)
+	}
+	var table bytes.Buffer
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(table.String(), "stopped by --max-time") {
+		t.Errorf("table does not note the cap:\n%s", table.String())
 	}
 }
 

@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Config is what the workloads run with. The zero value of a field means
@@ -39,6 +40,11 @@ type Config struct {
 	Keep bool `json:"keep,omitempty"`
 	// Seed seeds the workloads' randomness; default 1.
 	Seed uint64 `json:"seed"`
+	// MaxTime caps the timed part of each workload on each server; the
+	// rounds share it. A capped workload reports the operations it did.
+	// seq-write and bulk-write, which write the rows later workloads
+	// read, are never cut. Default 0: no cap.
+	MaxTime time.Duration `json:"max_time_ns,omitempty"`
 }
 
 func (c Config) withDefaults() Config {
@@ -80,7 +86,7 @@ func (c Config) withDefaults() Config {
 
 // Validate checks the configuration.
 func (c Config) Validate() error {
-	if c.Rows < 0 || c.Ops < 0 || c.Clients < 0 || c.Value < 0 || c.Batch < 0 || c.ScanRows < 0 || c.MemRows < 0 || c.Rounds < 0 {
+	if c.Rows < 0 || c.Ops < 0 || c.Clients < 0 || c.Value < 0 || c.Batch < 0 || c.ScanRows < 0 || c.MemRows < 0 || c.Rounds < 0 || c.MaxTime < 0 {
 		return fmt.Errorf("bench: negative figure in configuration")
 	}
 	if c.Value > 0 && c.Value < 10 {

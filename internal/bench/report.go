@@ -91,6 +91,10 @@ type Result struct {
 	Error string `json:"error,omitempty"`
 	// Skipped, when not empty, says why the workload did not run.
 	Skipped string `json:"skipped,omitempty"`
+	// Capped says the time cap (Config.MaxTime) stopped the workload
+	// before the Planned operations were done.
+	Capped  bool  `json:"capped,omitempty"`
+	Planned int64 `json:"planned"`
 }
 
 // WriteJSON writes the report as indented JSON.
@@ -146,6 +150,9 @@ func (r *Report) writeNotes(w io.Writer) error {
 		for i, res := range wl.Results {
 			if res.Skipped != "" {
 				notes = append(notes, fmt.Sprintf("%s on %s skipped: %s", wl.Name, r.Servers[i].Label, res.Skipped))
+			}
+			if res.Capped {
+				notes = append(notes, fmt.Sprintf("%s on %s: stopped by --max-time after %d of %d operations", wl.Name, r.Servers[i].Label, res.Ops+res.Errors, res.Planned))
 			}
 			if res.Errors > 0 {
 				notes = append(notes, fmt.Sprintf("%s on %s: %d operations failed; the first: %s", wl.Name, r.Servers[i].Label, res.Errors, res.Error))

@@ -79,7 +79,13 @@ func (r *runner) runWorkload(ctx context.Context, wl *workload) (WorkloadReport,
 			}
 			res := &rep.Results[i]
 			label := fmt.Sprintf("%s on %s", wl.name, r.targets[i].srv.Label)
-			s := r.parallel(ctx, r.workersOf(i), label, lo, hi, total, wl.do)
+			var deadline time.Time
+			if r.cfg.MaxTime > 0 && !wl.loads {
+				deadline = time.Now().Add(r.cfg.MaxTime / time.Duration(r.cfg.Rounds))
+			}
+			s := r.parallel(ctx, r.workersOf(i), label, lo, hi, total, deadline, wl.do)
+			res.Capped = res.Capped || s.capped
+			res.Planned += hi - lo
 			res.Ops += s.ops
 			res.Rows += s.rows
 			res.Errors += s.errors
@@ -157,28 +163,37 @@ type sample struct {
 	ops, rows, errors int64
 	elapsed           time.Duration
 	err               error
+	capped            bool // the deadline stopped the phase early
 }
 
 // parallel runs units [lo, hi) on the workers: the range is cut into 10
 // pieces per worker, and each worker takes the next piece when it
 // finishes one. total is the size of the whole phase, for the progress
-// line.
-func (r *runner) parallel(ctx context.Context, ws []*worker, label string, lo, hi, total int64, do func(context.Context, *worker, int64) (int64, error)) sample {
+// line. Past a non-zero deadline no unit starts.
+func (r *runner) parallel(ctx context.Context, ws []*worker, label string, lo, hi, total int64, deadline time.Time, do func(context.Context, *worker, int64) (int64, error)) sample {
 	pieces := int64(10 * len(ws))
 	size := max(1, (hi-lo+pieces-1)/pieces)
 	var next, done, rows, errs atomic.Int64
 	var firstErr atomic.Pointer[error]
+	var capped atomic.Bool
+	running := func() bool {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			capped.Store(true)
+			return false
+		}
+		return ctx.Err() == nil
+	}
 	stop := r.startProgress(label, lo, total, &done)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for _, w := range ws {
 		wg.Go(func() {
-			for ctx.Err() == nil && errs.Load() < maxErrors {
+			for running() && errs.Load() < maxErrors {
 				a := lo + next.Add(1)*size - size
 				if a >= hi {
 					return
 				}
-				for i := a; i < min(a+size, hi) && ctx.Err() == nil; i++ {
+				for i := a; i < min(a+size, hi) && running(); i++ {
 					t0 := time.Now()
 					n, err := do(ctx, w, i)
 					w.lat = append(w.lat, int64(time.Since(t0)))
@@ -194,7 +209,7 @@ func (r *runner) parallel(ctx context.Context, ws []*worker, label string, lo, h
 		})
 	}
 	wg.Wait()
-	s := sample{ops: done.Load() - errs.Load(), rows: rows.Load(), errors: errs.Load(), elapsed: time.Since(start)}
+	s := sample{ops: done.Load() - errs.Load(), rows: rows.Load(), errors: errs.Load(), elapsed: time.Since(start), capped: capped.Load()}
 	if p := firstErr.Load(); p != nil {
 		s.err = *p
 	}
@@ -238,7 +253,7 @@ func (r *runner) load(ctx context.Context, t *target, table string, row rowMaker
 	}
 	b := int64(r.cfg.Batch)
 	nb := (n + b - 1) / b
-	s := r.parallel(ctx, ws, fmt.Sprintf("loading %s on %s", table, t.srv.Label), 0, nb, nb,
+	s := r.parallel(ctx, ws, fmt.Sprintf("loading %s on %s", table, t.srv.Label), 0, nb, nb, time.Time{},
 		func(ctx context.Context, w *worker, i int64) (int64, error) {
 			return 0, w.writeBatch(ctx, w.paper, row, i*b, min(i*b+b, n))
 		})
