@@ -7,13 +7,12 @@ import (
 	"sync/atomic"
 
 	"cloud.google.com/go/bigtable"
-	"google.golang.org/api/option"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"github.com/tabuladb/tabula/internal/adminpb"
+	"github.com/tabuladb/tabula/internal/btconn"
 )
 
 // Families and columns of the benchmark tables.
@@ -45,20 +44,16 @@ type target struct {
 
 // dial connects to addr and probes for Tabula's admin extension.
 func dial(ctx context.Context, srv *Server, project, instance string) (*target, error) {
-	conn, err := grpc.NewClient("passthrough:///"+srv.Addr,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(1<<28), grpc.MaxCallSendMsgSize(1<<28)))
+	conn, err := btconn.Dial(srv.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", srv.Addr, err)
+		return nil, err
 	}
 	t := &target{srv: srv, conn: conn, project: project, instance: instance}
-	cfg := bigtable.ClientConfig{MetricsProvider: bigtable.NoopMetricsProvider{}, DisableSession: true}
-	opts := []option.ClientOption{option.WithGRPCConn(conn), option.WithoutAuthentication()}
-	if t.data, err = bigtable.NewClientWithConfig(ctx, project, instance, cfg, opts...); err != nil {
+	if t.data, err = btconn.Data(ctx, conn, project, instance); err != nil {
 		t.close()
 		return nil, err
 	}
-	if t.admin, err = bigtable.NewAdminClient(ctx, project, instance, opts...); err != nil {
+	if t.admin, err = btconn.Admin(ctx, conn, project, instance); err != nil {
 		t.close()
 		return nil, err
 	}

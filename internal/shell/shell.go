@@ -12,13 +12,12 @@ import (
 	"time"
 
 	"cloud.google.com/go/bigtable"
-	"google.golang.org/api/option"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"github.com/tabuladb/tabula/internal/adminpb"
+	"github.com/tabuladb/tabula/internal/btconn"
 )
 
 // Exit codes returned by Main.
@@ -150,11 +149,9 @@ func (s *session) dial() (*grpc.ClientConn, error) {
 	if s.conn != nil {
 		return s.conn, nil
 	}
-	conn, err := grpc.NewClient("passthrough:///"+s.addr,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(1<<28), grpc.MaxCallSendMsgSize(1<<28)))
+	conn, err := btconn.Dial(s.addr)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", s.addr, err)
+		return nil, err
 	}
 	s.conn = conn
 	return conn, nil
@@ -168,8 +165,7 @@ func (s *session) adminClient(ctx context.Context) (*bigtable.AdminClient, error
 	if err != nil {
 		return nil, err
 	}
-	s.admin, err = bigtable.NewAdminClient(ctx, s.project, s.instance,
-		option.WithGRPCConn(conn), option.WithoutAuthentication())
+	s.admin, err = btconn.Admin(ctx, conn, s.project, s.instance)
 	return s.admin, err
 }
 
@@ -181,9 +177,7 @@ func (s *session) dataClient(ctx context.Context) (*bigtable.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := bigtable.ClientConfig{MetricsProvider: bigtable.NoopMetricsProvider{}, DisableSession: true}
-	s.data, err = bigtable.NewClientWithConfig(ctx, s.project, s.instance, cfg,
-		option.WithGRPCConn(conn), option.WithoutAuthentication())
+	s.data, err = btconn.Data(ctx, conn, s.project, s.instance)
 	return s.data, err
 }
 
