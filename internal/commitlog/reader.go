@@ -18,13 +18,16 @@ import (
 // synced frame, and leaves after it nothing, or the zeros laid out ahead of
 // the writes.
 type segmentReader struct {
-	name  string
-	br    *bufio.Reader
-	off   int64 // offset of the next unread byte
-	size  int64 // bytes in the segment
-	buf   []byte
-	frame int64
-	torn  bool
+	// tornCheck asks for torn to be worked out; only the repair of the
+	// last segment needs it, and it may read the rest of the segment.
+	tornCheck bool
+	name      string
+	br        *bufio.Reader
+	off       int64 // offset of the next unread byte
+	size      int64 // bytes in the segment
+	buf       []byte
+	frame     int64
+	torn      bool
 }
 
 func newSegmentReader(name string, r io.Reader, size int64) *segmentReader {
@@ -42,7 +45,17 @@ func (r *segmentReader) readHeader(seg uint64) error {
 		return err
 	}
 	if why := checkHeader(h, seg); why != "" {
-		return r.bad(0, r.size < headerLen, why, h)
+		// Only a header cut short, or never written, is torn: a whole
+		// header of another format is not this writer's crash.
+		r.frame, r.torn = 0, r.size < headerLen
+		if !r.torn && r.tornCheck && isZero(h) {
+			zero, err := r.zerosToEnd()
+			if err != nil {
+				return err
+			}
+			r.torn = zero
+		}
+		return base.Corruptf(r.name, 0, "%s", why)
 	}
 	return nil
 }
@@ -86,11 +99,11 @@ func (r *segmentReader) next() (int64, []byte, error) {
 }
 
 // bad returns a corruption error for the bytes starting at off, of which
-// seen were read already. The bytes count as torn if torn is set or no
-// valid frame starts after off; checking that reads the rest.
+// seen were read already. With tornCheck, the bytes count as torn if torn
+// is set or no valid frame starts after off; checking that reads the rest.
 func (r *segmentReader) bad(off int64, torn bool, why string, seen ...[]byte) error {
 	r.frame, r.torn = off, torn
-	if !torn {
+	if !torn && r.tornCheck {
 		rest, err := r.rest(seen)
 		if err != nil {
 			return err
@@ -113,8 +126,14 @@ func (r *segmentReader) rest(seen [][]byte) ([]byte, error) {
 	return append(b, tail...), nil
 }
 
-// containsFrame reports whether a valid frame starts anywhere in b.
+// crcBudget bounds the bytes containsFrame checksums. Past it, it answers
+// that a frame may be there: refusing to open is safe, cutting is not.
+const crcBudget = 1 << 30
+
+// containsFrame reports whether a valid frame starts anywhere in b, or
+// may: it gives up, and says yes, after checksumming crcBudget bytes.
 func containsFrame(b []byte) bool {
+	budget := crcBudget
 	for o := 0; o+frameHeaderLen <= len(b); o++ {
 		n := int(binary.LittleEndian.Uint32(b[o:]))
 		sum := binary.LittleEndian.Uint32(b[o+4:])
@@ -124,7 +143,7 @@ func containsFrame(b []byte) bool {
 			// and the zeros laid out past the last frame are many.
 			continue
 		}
-		if frameCRC(b[o:o+4], b[o+frameHeaderLen:end]) == sum {
+		if budget -= n; budget < 0 || frameCRC(b[o:o+4], b[o+frameHeaderLen:end]) == sum {
 			return true
 		}
 	}
@@ -141,4 +160,28 @@ func (r *segmentReader) read(p []byte) error {
 		return fmt.Errorf("commitlog: read %s: %w", r.name, err)
 	}
 	return nil
+}
+
+// zerosToEnd reports whether the unread rest of the segment is all zeros.
+func (r *segmentReader) zerosToEnd() (bool, error) {
+	var chunk [4096]byte
+	for r.off < r.size {
+		b := chunk[:min(int64(len(chunk)), r.size-r.off)]
+		if err := r.read(b); err != nil {
+			return false, err
+		}
+		if !isZero(b) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }

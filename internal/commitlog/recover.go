@@ -55,6 +55,7 @@ func (l *Log) readSegment(seg uint64, fn func(*segmentReader) error) error {
 func (l *Log) repairLast(seg uint64) (bool, error) {
 	var torn *segmentReader
 	err := l.readSegment(seg, func(r *segmentReader) error {
+		r.tornCheck = true
 		if err := r.readHeader(seg); err != nil {
 			return tornOr(r, &torn, err)
 		}

@@ -1,6 +1,8 @@
 package commitlog
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"errors"
 	"os"
 	"path/filepath"
@@ -205,6 +207,23 @@ func TestBadHeader(t *testing.T) {
 	writeFile(t, name, b)
 	_, err = Open(Options{FS: vfs.NewOS(), Dir: dir})
 	checkCorruption(t, err, name, 0)
+}
+
+// A last segment whose whole header names a format this reader does not
+// know is corruption, kept for the operator, even with no frames after it:
+// only a header cut short or never written is a torn tail.
+func TestUnknownVersionKept(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, segmentName(1))
+	h := appendHeader(nil, 1)
+	h[8] = 9 // version
+	binary.LittleEndian.PutUint32(h[20:], crc32.Checksum(h[:20], castagnoli))
+	writeFile(t, name, append(h, make([]byte, 100)...))
+	_, err := Open(Options{FS: vfs.NewOS(), Dir: dir})
+	checkCorruption(t, err, name, 0)
+	if got := readFile(t, name); len(got) != headerLen+100 {
+		t.Fatalf("Open changed the segment: %d bytes", len(got))
+	}
 }
 
 // A crash while writing in place leaves the last batch cut short and the

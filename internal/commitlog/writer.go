@@ -173,6 +173,8 @@ func (l *Log) startSegment(seg uint64) error {
 	l.dirty, l.meta = true, true
 	if l.in != nil {
 		if err := l.allocate(headerLen); err != nil {
+			f.Close()
+			l.f, l.in = nil, nil
 			return fmt.Errorf("commitlog: allocate %s: %w", l.segmentPath(seg), err)
 		}
 	}

@@ -188,12 +188,17 @@ func NewErrorFS(inner FS, inj Injector) *ErrorFS {
 	return &ErrorFS{inner: inner, inj: inj}
 }
 
-// wrap returns f as an errorFile, or the error of opening it.
+// wrap returns f as an errorFile, an errorInPlaceFile if f can be written
+// in place, or the error of opening it.
 func (fs *ErrorFS) wrap(f File, name string, err error) (File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &errorFile{fs: fs, f: f, name: name}, nil
+	ef := &errorFile{fs: fs, f: f, name: name}
+	if in, ok := f.(InPlaceFile); ok {
+		return &errorInPlaceFile{errorFile: ef, in: in}, nil
+	}
+	return ef, nil
 }
 
 // Create creates name on the inner FS unless OpCreate fails.
@@ -326,49 +331,6 @@ func (f *errorFile) Write(p []byte) (int, error) {
 	return f.f.Write(p)
 }
 
-// WriteAt, Allocate and SyncData fail as Write, Write and Sync do; on an
-// inner File without them they fail with errors.ErrUnsupported.
-func (f *errorFile) WriteAt(p []byte, off int64) (int, error) {
-	if err := f.fs.inj.MaybeError(OpWrite, f.name); err != nil {
-		return 0, err
-	}
-	in, err := f.inPlace("write")
-	if err != nil {
-		return 0, err
-	}
-	return in.WriteAt(p, off)
-}
-
-func (f *errorFile) Allocate(size int64) error {
-	if err := f.fs.inj.MaybeError(OpWrite, f.name); err != nil {
-		return err
-	}
-	in, err := f.inPlace("allocate")
-	if err != nil {
-		return err
-	}
-	return in.Allocate(size)
-}
-
-func (f *errorFile) SyncData() error {
-	if err := f.fs.inj.MaybeError(OpSync, f.name); err != nil {
-		return err
-	}
-	in, err := f.inPlace("sync")
-	if err != nil {
-		return err
-	}
-	return in.SyncData()
-}
-
-func (f *errorFile) inPlace(op string) (InPlaceFile, error) {
-	in, ok := f.f.(InPlaceFile)
-	if !ok {
-		return nil, pathErr(op, f.name, errors.ErrUnsupported)
-	}
-	return in, nil
-}
-
 func (f *errorFile) Sync() error {
 	if err := f.fs.inj.MaybeError(OpSync, f.name); err != nil {
 		return err
@@ -391,3 +353,31 @@ func (f *errorFile) Truncate(size int64) error {
 }
 
 func (f *errorFile) Close() error { return f.f.Close() }
+
+// errorInPlaceFile is an errorFile over a File that can be written in
+// place. WriteAt and Allocate fail as Write does, SyncData as Sync does.
+type errorInPlaceFile struct {
+	*errorFile
+	in InPlaceFile
+}
+
+func (f *errorInPlaceFile) WriteAt(p []byte, off int64) (int, error) {
+	if err := f.fs.inj.MaybeError(OpWrite, f.name); err != nil {
+		return 0, err
+	}
+	return f.in.WriteAt(p, off)
+}
+
+func (f *errorInPlaceFile) Allocate(size int64) error {
+	if err := f.fs.inj.MaybeError(OpWrite, f.name); err != nil {
+		return err
+	}
+	return f.in.Allocate(size)
+}
+
+func (f *errorInPlaceFile) SyncData() error {
+	if err := f.fs.inj.MaybeError(OpSync, f.name); err != nil {
+		return err
+	}
+	return f.in.SyncData()
+}

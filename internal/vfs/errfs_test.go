@@ -212,3 +212,27 @@ func bitDiff(a, b []byte) int {
 	}
 	return d
 }
+
+// ErrorFS offers in-place writes exactly when the inner file does.
+func TestErrorFSInPlaceFollowsInner(t *testing.T) {
+	mem := NewMem()
+	mustOK(t, mem.MkdirAll("d", 0o755))
+	f, err := NewErrorFS(mem, nil).Create("d/f")
+	mustOK(t, err)
+	if _, ok := f.(InPlaceFile); !ok {
+		t.Error("a MemFS file through ErrorFS cannot be written in place")
+	}
+	f, err = NewErrorFS(appendOnlyFS{mem}, nil).Create("d/g")
+	mustOK(t, err)
+	if _, ok := f.(InPlaceFile); ok {
+		t.Error("an append-only file through ErrorFS claims in-place writes")
+	}
+}
+
+// appendOnlyFS hides the in-place methods of its files.
+type appendOnlyFS struct{ FS }
+
+func (fs appendOnlyFS) Create(name string) (File, error) {
+	f, err := fs.FS.Create(name)
+	return struct{ File }{f}, err
+}

@@ -138,6 +138,9 @@ var fsCases = []fsCase{
 			t.Fatalf("WriteAt = %d, %v", n, err)
 		}
 		mustWrite(t, f, "Z") // appends after the allocated zeros
+		if n, err := in.WriteAt(nil, 20); n != 0 || err != nil {
+			t.Fatalf("empty WriteAt = %d, %v", n, err)
+		}
 		if n, err := in.WriteAt([]byte("!"), 10); n != 1 || err != nil {
 			t.Fatalf("WriteAt past the end = %d, %v", n, err)
 		}
@@ -149,6 +152,13 @@ var fsCases = []fsCase{
 		}
 		mustOK(t, f.Close())
 		checkContents(t, fs, name, "abc\x00XY\x00\x00Z\x00!")
+	}},
+	{"write-leaves-read-position", func(t *testing.T, fs FS, dir string) {
+		f, err := fs.Create(path.Join(dir, "f"))
+		mustOK(t, err)
+		defer f.Close()
+		mustWrite(t, f, "abc")
+		checkRead(t, f, "abc")
 	}},
 	{"large-file", func(t *testing.T, fs FS, dir string) {
 		// Writes and reads that cross MemFS page boundaries.

@@ -146,7 +146,8 @@ func (fs *MemFS) open(op, name string, write bool) (File, error) {
 	if n.dir {
 		return nil, pathErr(op, name, syscall.EISDIR)
 	}
-	// Like an O_APPEND file: reads start at 0, each write goes to the end.
+	// Reads start at 0; each Write goes to the end and, as on the OS,
+	// leaves the read position alone.
 	return &memFile{fs: fs, n: n, name: name, write: write}, nil
 }
 

@@ -14,7 +14,7 @@ type memFile struct {
 	n     *memNode
 	name  string
 	write bool
-	// pos is where the next Read starts; a Write moves it to the end.
+	// pos is where the next Read starts; writes leave it alone.
 	pos    int64
 	closed bool
 }
@@ -71,7 +71,6 @@ func (f *memFile) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	f.n.data.writeAt(p, f.n.data.size, &f.n.synced)
-	f.pos = f.n.data.size
 	return len(p), nil
 }
 

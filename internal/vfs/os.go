@@ -38,7 +38,7 @@ func (osFS) OpenDir(name string) (File, error) {
 		f.Close()
 		return nil, err
 	}
-	return &osFile{File: f}, nil
+	return &osFile{f: f}, nil
 }
 
 func (osFS) Remove(name string) error                    { return os.Remove(name) }

@@ -7,9 +7,10 @@ import (
 
 // osFile is a File of the operating system. It is opened without O_APPEND,
 // which would make the kernel ignore WriteAt's offset, and keeps the end
-// itself: Write appends there.
+// itself: Write appends there. Like pwrite, writes leave the read position
+// alone.
 type osFile struct {
-	*os.File
+	f   *os.File
 	mu  sync.Mutex
 	end int64 // the file's size as this handle changed it
 }
@@ -19,14 +20,21 @@ func newOSFile(f *os.File) (*osFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &osFile{File: f, end: fi.Size()}, nil
+	return &osFile{f: f, end: fi.Size()}, nil
 }
+
+func (f *osFile) Read(p []byte) (int, error)              { return f.f.Read(p) }
+func (f *osFile) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+func (f *osFile) Stat() (os.FileInfo, error)              { return f.f.Stat() }
+func (f *osFile) Sync() error                             { return f.f.Sync() }
+func (f *osFile) SyncData() error                         { return fdatasync(f.f) }
+func (f *osFile) Close() error                            { return f.f.Close() }
 
 // Write appends p to the file.
 func (f *osFile) Write(p []byte) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	n, err := f.File.WriteAt(p, f.end)
+	n, err := f.f.WriteAt(p, f.end)
 	f.end += int64(n)
 	return n, err
 }
@@ -34,15 +42,17 @@ func (f *osFile) Write(p []byte) (int, error) {
 func (f *osFile) WriteAt(p []byte, off int64) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	n, err := f.File.WriteAt(p, off)
-	f.end = max(f.end, off+int64(n))
+	n, err := f.f.WriteAt(p, off)
+	if n > 0 {
+		f.end = max(f.end, off+int64(n))
+	}
 	return n, err
 }
 
 func (f *osFile) Truncate(size int64) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := f.File.Truncate(size); err != nil {
+	if err := f.f.Truncate(size); err != nil {
 		return err
 	}
 	f.end = size
@@ -60,7 +70,7 @@ func (f *osFile) Allocate(size int64) error {
 	defer f.mu.Unlock()
 	zeros := make([]byte, min(allocChunk, max(0, size-f.end)))
 	for f.end < size {
-		n, err := f.File.WriteAt(zeros[:min(int64(len(zeros)), size-f.end)], f.end)
+		n, err := f.f.WriteAt(zeros[:min(int64(len(zeros)), size-f.end)], f.end)
 		f.end += int64(n)
 		if err != nil {
 			return err
@@ -68,5 +78,3 @@ func (f *osFile) Allocate(size int64) error {
 	}
 	return nil
 }
-
-func (f *osFile) SyncData() error { return fdatasync(f.File) }
