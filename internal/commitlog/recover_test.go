@@ -2,8 +2,8 @@ package commitlog
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 	"errors"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
