@@ -91,3 +91,35 @@ func TestAccessors(t *testing.T) {
 		t.Errorf("kind %v", k)
 	}
 }
+
+func TestVersionLimit(t *testing.T) {
+	cases := []struct {
+		name string
+		rule Rule
+		n    int
+		ok   bool
+	}{
+		{"none", None(), 0, false},
+		{"max versions", MaxVersions(3), 3, true},
+		{"max age", MaxAge(time.Hour), 0, false},
+		{"union takes the least", Union(MaxVersions(5), MaxAge(time.Hour), MaxVersions(2)), 2, true},
+		{"union of ages", Union(MaxAge(time.Hour)), 0, false},
+		{"intersection takes the most", Intersection(MaxVersions(5), MaxVersions(2)), 5, true},
+		{"intersection with an age", Intersection(MaxVersions(1), MaxAge(time.Hour)), 0, false},
+		{"empty intersection", Intersection(), 0, false},
+	}
+	for _, c := range cases {
+		n, ok := c.rule.VersionLimit()
+		if n != c.n || ok != c.ok {
+			t.Errorf("%s: VersionLimit = %d, %v; want %d, %v", c.name, n, ok, c.n, c.ok)
+		}
+		if ok {
+			// Drop agrees: from the limit on, every version goes, old or new.
+			for _, ts := range []int64{0, 1 << 50} {
+				if !c.rule.Drop(n, ts, 1<<50) {
+					t.Errorf("%s: keeps index %d at ts %d", c.name, n, ts)
+				}
+			}
+		}
+	}
+}

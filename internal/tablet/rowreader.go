@@ -28,6 +28,8 @@ type rowState struct {
 	famDel    uint64
 	famSpec   Family
 	famKnown  bool
+	limit     int  // the family's GC rule drops versions from limit on
+	limited   bool // there is such a limit
 	qualifier []byte
 	colTombs  []colTomb
 	index     int   // versions of the current column seen so far
@@ -98,6 +100,7 @@ func (s *rowState) add(k *base.Key, value []byte) {
 func (s *rowState) enterFamily(name string) {
 	s.family, s.famDel = name, 0
 	s.famSpec, s.famKnown = s.schema.Families[name]
+	s.limit, s.limited = s.famSpec.GC.VersionLimit()
 	if s.famKnown && s.famSpec.Aggregate != aggregate.None {
 		s.agg = aggregate.NewFolder(s.famSpec.Aggregate)
 	} else {
@@ -185,6 +188,16 @@ func (s *rowState) emit(ts int64, value []byte, seq uint64) {
 		Timestamp: ts,
 		Value:     bytes.Clone(value),
 	}, seq: seq})
+}
+
+// columnDone reports that no entry after k, in k's column, can change the
+// row: the column is the current one and its GC rule drops every further
+// version. Tombstones of a column sort before its cells, so none is left.
+// k may lie in a column add has not entered, when it skipped k as written
+// after the snapshot; that column is not done.
+func (s *rowState) columnDone(k *base.Key) bool {
+	return s.famKnown && s.agg == nil && s.limited && s.index >= s.limit &&
+		k.Family == s.family && bytes.Equal(k.Qualifier, s.qualifier)
 }
 
 // finish completes the row and returns its cells.

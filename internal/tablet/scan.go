@@ -109,6 +109,10 @@ func (r *rowIter) readRow(prefix []byte) ([]byte, []cell) {
 			row = bytes.Clone(k.Row)
 		}
 		r.state.add(&k, r.it.Value())
+		if r.state.columnDone(&k) {
+			r.valid = r.skipColumn()
+			continue
+		}
 		r.valid = r.it.Next()
 	}
 	if !r.valid {
@@ -119,6 +123,29 @@ func (r *rowIter) readRow(prefix []byte) ([]byte, []cell) {
 		r.err = err
 	}
 	return row, cells
+}
+
+// skipSteps is how many entries skipColumn steps over before it seeks: a
+// seek repositions every merged source, which costs more than a few steps.
+const skipSteps = 8
+
+// skipColumn moves past the remaining versions of the column the iterator
+// stands on, which the row's GC rule drops: many versions of one hot cell
+// would otherwise be read one by one.
+func (r *rowIter) skipColumn() bool {
+	key := r.it.Key()
+	col := bytes.Clone(key[:len(key)-base.TrailerLen])
+	for range skipSteps {
+		if !r.it.Next() {
+			return false
+		}
+		if k := r.it.Key(); len(k) != len(col)+base.TrailerLen || !bytes.HasPrefix(k, col) {
+			return true
+		}
+	}
+	// Past every trailer of the column: the greatest timestamp and trailer
+	// encodings are all ones.
+	return r.it.SeekGE(append(col, bytes.Repeat([]byte{0xFF}, base.TrailerLen)...))
 }
 
 func (r *rowIter) close() error {
