@@ -3,6 +3,7 @@ package tablet
 import (
 	"fmt"
 	"hash/maphash"
+	"sync"
 
 	"github.com/tabuladb/tabula/internal/base"
 	"github.com/tabuladb/tabula/internal/commitlog"
@@ -14,17 +15,29 @@ import (
 // become visible to readers at once. It returns once the mutation is
 // durable in the commit log.
 func (t *Tablet) Apply(row []byte, muts []base.Mutation) error {
-	unlock := t.lockRow(row)
-	defer unlock()
-	return t.applyLocked(row, muts)
+	l := t.rowLock(row)
+	l.Lock()
+	w, err := t.prepare(l, row, muts)
+	l.Unlock()
+	if err != nil {
+		return err
+	}
+	return w.commit()
 }
 
-// lockRow serializes writers of one row, so that check-and-mutate and
-// read-modify-write see every write acknowledged before them.
-func (t *Tablet) lockRow(row []byte) func() {
-	l := &t.rowLocks[t.rowStripe(row)]
-	l.Lock()
-	return l.Unlock
+// rowLock serializes the writers of the rows that hash to it while they
+// take their sequence numbers, and a check-and-mutate or read-modify-write
+// for the whole of its read and write. A plain write does not hold it while
+// its record is synced; last lets a reader that takes the lock wait until
+// such writes are visible.
+type rowLock struct {
+	sync.Mutex
+	last uint64 // last sequence number reserved under the lock
+}
+
+// rowLock returns the lock of row's stripe.
+func (t *Tablet) rowLock(row []byte) *rowLock {
+	return &t.rowLocks[t.rowStripe(row)]
 }
 
 // rowStripe is the index of row's lock in rowLocks.
@@ -32,22 +45,66 @@ func (t *Tablet) rowStripe(row []byte) int {
 	return int(maphash.Bytes(t.rowSeed, row) % uint64(len(t.rowLocks)))
 }
 
-func (t *Tablet) applyLocked(row []byte, muts []base.Mutation) error {
+// settle waits, with l held, until every write reserved under l is
+// visible, so that a read of one of l's rows sees every write to it that
+// took its place before. It fails once the tablet has failed.
+func (t *Tablet) settle(l *rowLock) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.visible < l.last && t.err == nil {
+		t.cond.Wait()
+	}
+	if t.visible < l.last {
+		return t.err
+	}
+	return nil
+}
+
+// rowWrite is a row mutation that has its sequence numbers, its room in
+// the memtable and its record queued in the commit log.
+type rowWrite struct {
+	t       *Tablet
+	m       *memTable
+	p       *pendingApply
+	pending *commitlog.Pending
+	row     []byte
+	muts    []base.Mutation
+}
+
+// prepare checks a row mutation and reserves its place; l, held, is the
+// row's lock.
+func (t *Tablet) prepare(l *rowLock, row []byte, muts []base.Mutation) (*rowWrite, error) {
 	schema := t.Schema()
 	if err := t.validate(schema, row, muts); err != nil {
-		return err
+		return nil, err
 	}
 	muts = t.resolveTimestamps(schema, muts)
 	m, p, pending, err := t.reserve(row, muts)
 	if err != nil {
+		return nil, err
+	}
+	l.last = p.last
+	return &rowWrite{t: t, m: m, p: p, pending: pending, row: row, muts: muts}, nil
+}
+
+// commit waits until the record is durable, inserts the mutation and makes
+// it visible.
+func (w *rowWrite) commit() error {
+	err := w.pending.Wait()
+	if err == nil {
+		insert(w.m.mt, w.row, w.muts, w.p.last+1-uint64(len(w.muts)))
+	}
+	w.m.writers.Done()
+	return w.t.publish(w.p, err)
+}
+
+// applyLocked applies a row mutation with the row's lock l held throughout.
+func (t *Tablet) applyLocked(l *rowLock, row []byte, muts []base.Mutation) error {
+	w, err := t.prepare(l, row, muts)
+	if err != nil {
 		return err
 	}
-	err = pending.Wait()
-	if err == nil {
-		insert(m.mt, row, muts, p.last+1-uint64(len(muts)))
-	}
-	m.writers.Done()
-	return t.publish(p, err)
+	return w.commit()
 }
 
 // resolveTimestamps gives server-timestamped mutations the host's time,

@@ -72,8 +72,7 @@ func (h *Host) groupByTablet(name string, rows []RowMutation, idx []int, errs []
 // applyGroup applies entries idx of rows, all in t, setting their errors.
 // It returns the entries that failed because t closed under them.
 func (t *Tablet) applyGroup(rows []RowMutation, idx []int, errs []error) []int {
-	unlock := t.lockRows(rows, idx)
-	defer unlock()
+	locks := t.lockRows(rows, idx)
 	schema := t.Schema()
 	var ok []int
 	var resolved [][]base.Mutation
@@ -86,9 +85,19 @@ func (t *Tablet) applyGroup(rows []RowMutation, idx []int, errs []error) []int {
 		resolved = append(resolved, t.resolveTimestamps(schema, rows[i].Mutations))
 	}
 	if len(ok) == 0 {
+		unlockRows(locks)
 		return nil
 	}
-	err := t.applyResolved(rows, ok, resolved)
+	m, r, first, err := t.reserveBatch(rows, ok, resolved)
+	if err == nil {
+		for _, l := range locks {
+			l.last = r.apply.last
+		}
+	}
+	unlockRows(locks)
+	if err == nil {
+		err = t.commitBatch(rows, ok, resolved, m, r, first)
+	}
 	for _, i := range ok {
 		errs[i] = err
 	}
@@ -98,14 +107,10 @@ func (t *Tablet) applyGroup(rows []RowMutation, idx []int, errs []error) []int {
 	return nil
 }
 
-// applyResolved logs the entries ok, waits for the sync, inserts them and
-// publishes them; the rows are locked and the mutations validated.
-func (t *Tablet) applyResolved(rows []RowMutation, ok []int, resolved [][]base.Mutation) error {
-	m, p, first, err := t.reserveBatch(rows, ok, resolved)
-	if err != nil {
-		return err
-	}
-	err = p.log.Wait()
+// commitBatch waits until the records reserveBatch queued are durable,
+// inserts the entries ok and publishes them.
+func (t *Tablet) commitBatch(rows []RowMutation, ok []int, resolved [][]base.Mutation, m *memTable, r batchReservation, first uint64) error {
+	err := r.log.Wait()
 	if err == nil {
 		seq := first
 		for k, i := range ok {
@@ -114,7 +119,7 @@ func (t *Tablet) applyResolved(rows []RowMutation, ok []int, resolved [][]base.M
 		}
 	}
 	m.writers.Done()
-	return t.publish(p.apply, err)
+	return t.publish(r.apply, err)
 }
 
 // batchReservation is what reserveBatch hands back: the last record's
@@ -161,20 +166,24 @@ func (t *Tablet) reserveBatch(rows []RowMutation, ok []int, resolved [][]base.Mu
 }
 
 // lockRows takes the row locks of entries idx, in stripe order so that
-// batches cannot deadlock, each stripe once.
-func (t *Tablet) lockRows(rows []RowMutation, idx []int) func() {
+// batches cannot deadlock, each stripe once, and returns them.
+func (t *Tablet) lockRows(rows []RowMutation, idx []int) []*rowLock {
 	stripes := make([]int, 0, len(idx))
 	for _, i := range idx {
 		stripes = append(stripes, t.rowStripe(rows[i].Row))
 	}
 	slices.Sort(stripes)
 	stripes = slices.Compact(stripes)
-	for _, s := range stripes {
-		t.rowLocks[s].Lock()
+	locks := make([]*rowLock, len(stripes))
+	for k, s := range stripes {
+		locks[k] = &t.rowLocks[s]
+		locks[k].Lock()
 	}
-	return func() {
-		for _, s := range stripes {
-			t.rowLocks[s].Unlock()
-		}
+	return locks
+}
+
+func unlockRows(locks []*rowLock) {
+	for _, l := range locks {
+		l.Unlock()
 	}
 }

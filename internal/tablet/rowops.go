@@ -14,8 +14,12 @@ func (t *Tablet) CheckAndMutate(row []byte, pred func(base.Row) (bool, error), o
 	if err := t.validateBranches(row, onTrue, onFalse); err != nil {
 		return false, err
 	}
-	unlock := t.lockRow(row)
-	defer unlock()
+	l := t.rowLock(row)
+	l.Lock()
+	defer l.Unlock()
+	if err := t.settle(l); err != nil {
+		return false, err
+	}
 	r, err := t.ReadRow(row)
 	if err != nil {
 		return false, err
@@ -31,7 +35,7 @@ func (t *Tablet) CheckAndMutate(row []byte, pred func(base.Row) (bool, error), o
 	if len(muts) == 0 {
 		return matched, nil
 	}
-	return matched, t.applyLocked(row, muts)
+	return matched, t.applyLocked(l, row, muts)
 }
 
 // validateBranches checks both branches of a conditional mutation, so a
@@ -67,8 +71,12 @@ func (t *Tablet) ReadModifyWrite(row []byte, rules []ModifyRule) (base.Row, erro
 	if len(rules) == 0 {
 		return base.Row{}, base.InvalidArgf("tablet: no read-modify-write rules")
 	}
-	unlock := t.lockRow(row)
-	defer unlock()
+	l := t.rowLock(row)
+	l.Lock()
+	defer l.Unlock()
+	if err := t.settle(l); err != nil {
+		return base.Row{}, err
+	}
 	cur, err := t.ReadRow(row)
 	if err != nil {
 		return base.Row{}, err
@@ -85,7 +93,7 @@ func (t *Tablet) ReadModifyWrite(row []byte, rules []ModifyRule) (base.Row, erro
 		out.Cells = setCell(out.Cells, c)
 		muts = append(muts, base.Mutation{Kind: base.KindPut, Family: c.Family, Qualifier: c.Qualifier, Timestamp: c.Timestamp, Value: c.Value})
 	}
-	if err := t.applyLocked(row, muts); err != nil {
+	if err := t.applyLocked(l, row, muts); err != nil {
 		return base.Row{}, err
 	}
 	return out, nil

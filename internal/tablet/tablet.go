@@ -26,7 +26,7 @@ type Tablet struct {
 	lower []byte // encoded bounds of the range
 	upper []byte
 
-	rowLocks [64]sync.Mutex
+	rowLocks [64]rowLock
 	rowSeed  maphash.Seed
 
 	flushMu sync.Mutex // one flush of the tablet at a time
