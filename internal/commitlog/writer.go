@@ -2,6 +2,7 @@ package commitlog
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/tabuladb/tabula/internal/vfs"
 )
@@ -12,7 +13,15 @@ const allocStep = 4 << 20
 
 // run is the writer goroutine: it takes every queued record in one go,
 // writes them with one file write, syncs once and completes the batch.
+//
+// It keeps an OS thread of its own. The sync blocks the thread that makes
+// it; on a shared thread, the scheduler hands that thread's work to another
+// one at every sync and parks one when the sync returns, which cost more
+// CPU per durable write than the sync itself saves by batching
+// (docs/BENCHMARKS.md).
 func (l *Log) run() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	defer close(l.done)
 	for {
 		l.mu.Lock()
