@@ -16,9 +16,8 @@ const allocStep = 4 << 20
 //
 // It keeps an OS thread of its own. The sync blocks the thread that makes
 // it; on a shared thread, the scheduler hands that thread's work to another
-// one at every sync and parks one when the sync returns, which cost more
-// CPU per durable write than the sync itself saves by batching
-// (docs/BENCHMARKS.md).
+// one at every sync and parks a thread when the sync returns. Durable writes
+// cost less CPU and run faster with the thread kept (docs/BENCHMARKS.md).
 func (l *Log) run() {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
