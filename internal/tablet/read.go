@@ -107,13 +107,24 @@ func (t *Tablet) NewScanner(o ScanOptions) *Scanner {
 		return &Scanner{err: err}
 	}
 	s := &Scanner{snap: snap}
-	its, err := t.iters(s.snap, lower, upper, nil)
+	its, err := t.iters(s.snap, lower, upper, o.singleRow())
 	if err != nil {
 		s.err = err
 		return s
 	}
 	s.rows = newRowIter(newMergingIter(its), lower, upper, o.Reverse, t.rowState(s.snap))
 	return s
+}
+
+// singleRow returns the row when the options cover exactly one, as a read
+// by row key does, so that the scan can use the Bloom filters and the row
+// cache; otherwise nil.
+func (o ScanOptions) singleRow() []byte {
+	n := len(o.Start)
+	if n == 0 || len(o.End) != n+1 || o.End[n] != 0 || !bytes.Equal(o.End[:n], o.Start) {
+		return nil
+	}
+	return o.Start
 }
 
 // clip turns a row range into encoded bounds within the tablet.

@@ -58,3 +58,53 @@ func TestRowCache(t *testing.T) {
 		t.Fatalf("deleted row read as %+v, %v", r.Cells, err)
 	}
 }
+
+// A scan of exactly one row, which is how a read by row key arrives over
+// the API, reads through the row cache as ReadRow does; a wider scan does
+// not.
+func TestSingleRowScanUsesRowCache(t *testing.T) {
+	h, err := Open(Options{FS: vfs.NewMem(), Dir: "db", RowCacheSize: 1 << 20, Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{"r", "s"} {
+		if err := h.Apply("t", []byte(row), []base.Mutation{{Kind: base.KindPut, Family: "a", Qualifier: []byte("q"), Timestamp: 1000, Value: []byte("v" + row)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, _ := h.TabletFor("t", []byte("r"))
+	if err := tb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	scan := func(start, end string) []string {
+		t.Helper()
+		var got []string
+		if err := h.Scan("t", ScanOptions{Start: []byte(start), End: []byte(end)}, func(r base.Row) bool {
+			for _, c := range r.Cells {
+				got = append(got, string(r.Key)+"="+string(c.Value))
+			}
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for range 2 {
+		if got := scan("r", "r\x00"); len(got) != 1 || got[0] != "r=vr" {
+			t.Fatalf("single-row scan: %v", got)
+		}
+	}
+	if st := h.rowCache.Stats(); st.Hits != 1 || st.Misses != 1 {
+		t.Fatalf("after two single-row scans: %+v, want 1 hit and 1 miss", st)
+	}
+	if got := scan("r", "s\x00"); len(got) != 2 {
+		t.Fatalf("two-row scan: %v", got)
+	}
+	if st := h.rowCache.Stats(); st.Hits != 1 || st.Misses != 1 {
+		t.Fatalf("a wider scan touched the row cache: %+v", st)
+	}
+}
