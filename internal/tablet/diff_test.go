@@ -210,6 +210,9 @@ func (hs *harness) scan() {
 	if hs.pick(3) > 0 {
 		end = testRows[hs.pick(len(testRows))]
 	}
+	if start != nil && hs.pick(4) == 0 {
+		end = append(slices.Clip(start), 0) // one row, as a read by key
+	}
 	reverse := hs.pick(2) == 0
 	limit := 1 + hs.pick(len(testRows))
 	var got []base.Row
