@@ -107,7 +107,14 @@ func (t *Tablet) NewScanner(o ScanOptions) *Scanner {
 		return &Scanner{err: err}
 	}
 	s := &Scanner{snap: snap}
-	its, err := t.iters(s.snap, lower, upper, o.singleRow())
+	row := o.singleRow()
+	if row != nil && !t.Contains(row) {
+		// The row cache is keyed by version and row, and the halves of a
+		// split share a version: only the tablet holding the row may fill
+		// its entry.
+		row = nil
+	}
+	its, err := t.iters(s.snap, lower, upper, row)
 	if err != nil {
 		s.err = err
 		return s
