@@ -7,17 +7,18 @@ import (
 	"github.com/tabuladb/tabula/internal/vfs"
 )
 
+// openCached opens a host with a row cache and an empty table "t".
+func openCached(t *testing.T) *Host {
+	t.Helper()
+	h := openWithRows(t, Options{FS: vfs.NewMem(), Dir: "db", RowCacheSize: 1 << 20, Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}}, 0)
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
 // Rows read twice come from the row cache the second time; writes after
 // the cached read, and flushes, show through.
 func TestRowCache(t *testing.T) {
-	h, err := Open(Options{FS: vfs.NewMem(), Dir: "db", RowCacheSize: 1 << 20, Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
-		t.Fatal(err)
-	}
+	h := openCached(t)
 	put := func(v string, ts int64) {
 		t.Helper()
 		if err := h.Apply("t", []byte("r"), []base.Mutation{{Kind: base.KindPut, Family: "a", Qualifier: []byte("q"), Timestamp: ts, Value: []byte(v)}}); err != nil {
@@ -63,14 +64,7 @@ func TestRowCache(t *testing.T) {
 // the API, reads through the row cache as ReadRow does; a wider scan does
 // not.
 func TestSingleRowScanUsesRowCache(t *testing.T) {
-	h, err := Open(Options{FS: vfs.NewMem(), Dir: "db", RowCacheSize: 1 << 20, Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
-		t.Fatal(err)
-	}
+	h := openCached(t)
 	for _, row := range []string{"r", "s"} {
 		if err := h.Apply("t", []byte(row), []base.Mutation{{Kind: base.KindPut, Family: "a", Qualifier: []byte("q"), Timestamp: 1000, Value: []byte("v" + row)}}); err != nil {
 			t.Fatal(err)
@@ -113,14 +107,7 @@ func TestSingleRowScanUsesRowCache(t *testing.T) {
 // cache alone: the halves of a split share the cache entries of their
 // version, and an empty row cached by the wrong half would hide the row.
 func TestSingleRowScanOutsideTablet(t *testing.T) {
-	h, err := Open(Options{FS: vfs.NewMem(), Dir: "db", RowCacheSize: 1 << 20, Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
-		t.Fatal(err)
-	}
+	h := openCached(t)
 	for _, row := range []string{"a", "z"} {
 		if err := h.Apply("t", []byte(row), []base.Mutation{{Kind: base.KindPut, Family: "a", Qualifier: []byte("q"), Timestamp: 1000, Value: []byte("v")}}); err != nil {
 			t.Fatal(err)

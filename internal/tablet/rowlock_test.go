@@ -45,15 +45,8 @@ func (g *syncGate) open() {
 func openGated(t *testing.T) (*Host, *syncGate) {
 	t.Helper()
 	g := newSyncGate()
-	opts := Options{FS: vfs.NewErrorFS(vfs.NewMem(), g), Dir: "db", Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}}
-	h, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := openWithRows(t, Options{FS: vfs.NewErrorFS(vfs.NewMem(), g), Dir: "db", Seed: 1, TestingKnobs: TestingKnobs{DisableBackground: true}}, 0)
 	t.Cleanup(func() { h.Close() })
-	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
-		t.Fatal(err)
-	}
 	return h, g
 }
 
@@ -166,15 +159,8 @@ func TestConditionalWritesSeePendingWrites(t *testing.T) {
 // Increments from many goroutines, mixed with plain writes and batches to
 // the same rows, lose none: each read-modify-write sees the one before.
 func TestConcurrentIncrementsWithPlainWrites(t *testing.T) {
-	opts := Options{FS: vfs.NewMem(), Dir: "db", Seed: 1, MemtableSize: 64 << 10}
-	h, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := openWithRows(t, Options{FS: vfs.NewMem(), Dir: "db", Seed: 1, MemtableSize: 64 << 10}, 0)
 	defer h.Close()
-	if err := h.CreateTable("t", crashSchema(), nil); err != nil {
-		t.Fatal(err)
-	}
 	const workers, each, rows = 6, 150, 4
 	rowKey := func(i int) []byte { return fmt.Appendf(nil, "row%04d", i%rows) }
 	var wg sync.WaitGroup
