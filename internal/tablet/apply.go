@@ -60,42 +60,45 @@ func (t *Tablet) settle(l *rowLock) error {
 	return nil
 }
 
-// rowWrite is a row mutation that has its sequence numbers, its room in
-// the memtable and its record queued in the commit log.
-type rowWrite struct {
-	t       *Tablet
-	m       *memTable
-	p       *pendingApply
-	pending *commitlog.Pending
-	row     []byte
-	muts    []base.Mutation
+// pendingWrite is row mutations that have their sequence numbers, their
+// room in the memtable and their records queued in the commit log.
+type pendingWrite struct {
+	t     *Tablet
+	m     *memTable
+	rows  []RowMutation // validated, timestamps resolved
+	first uint64        // sequence number of the first mutation
+	log   *commitlog.Pending
+	apply *pendingApply
 }
 
 // prepare checks a row mutation and reserves its place; l, held, is the
 // row's lock.
-func (t *Tablet) prepare(l *rowLock, row []byte, muts []base.Mutation) (*rowWrite, error) {
+func (t *Tablet) prepare(l *rowLock, row []byte, muts []base.Mutation) (*pendingWrite, error) {
 	schema := t.Schema()
 	if err := t.validate(schema, row, muts); err != nil {
 		return nil, err
 	}
-	muts = t.resolveTimestamps(schema, muts)
-	m, p, pending, err := t.reserve(row, muts)
+	w, err := t.reserve([]RowMutation{{Row: row, Mutations: t.resolveTimestamps(schema, muts)}})
 	if err != nil {
 		return nil, err
 	}
-	l.last = p.last
-	return &rowWrite{t: t, m: m, p: p, pending: pending, row: row, muts: muts}, nil
+	l.last = w.apply.last
+	return w, nil
 }
 
-// commit waits until the record is durable, inserts the mutation and makes
-// it visible.
-func (w *rowWrite) commit() error {
-	err := w.pending.Wait()
+// commit waits until the records are durable, inserts the mutations and
+// makes them visible.
+func (w *pendingWrite) commit() error {
+	err := w.log.Wait()
 	if err == nil {
-		insert(w.m.mt, w.row, w.muts, w.p.last+1-uint64(len(w.muts)))
+		seq := w.first
+		for _, r := range w.rows {
+			insert(w.m.mt, r.Row, r.Mutations, seq)
+			seq += uint64(len(r.Mutations))
+		}
 	}
 	w.m.writers.Done()
-	return w.t.publish(w.p, err)
+	return w.t.publish(w.apply, err)
 }
 
 // applyLocked applies a row mutation with the row's lock l held throughout.
@@ -126,31 +129,37 @@ func (t *Tablet) resolveTimestamps(s *Schema, muts []base.Mutation) []base.Mutat
 	return out
 }
 
-// reserve assigns the mutation its sequence numbers, room in the memtable
-// and its place in the commit log, all in one order.
-func (t *Tablet) reserve(row []byte, muts []base.Mutation) (*memTable, *pendingApply, *commitlog.Pending, error) {
-	need := entriesSize(row, muts)
+// reserve assigns row mutations their sequence numbers, room in the
+// memtable and places in the commit log, all in one order.
+func (t *Tablet) reserve(rows []RowMutation) (*pendingWrite, error) {
+	var need int64
+	for _, r := range rows {
+		need += entriesSize(r.Row, r.Mutations)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.waitForRoomLocked(need); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	seq := t.nextSeq
-	rec := record.Append(nil, &record.RowMutation{Tablet: t.id, Seq: seq, Row: row, Mutations: muts})
-	pending, err := t.h.log.Write(rec)
-	if err != nil {
-		t.err = fmt.Errorf("tablet: commit log: %w", err)
-		return nil, nil, nil, t.err
+	w := &pendingWrite{t: t, m: t.mem, rows: rows, first: t.nextSeq}
+	var rec []byte
+	for _, r := range rows {
+		rec = record.Append(rec[:0], &record.RowMutation{Tablet: t.id, Seq: t.nextSeq, Row: r.Row, Mutations: r.Mutations})
+		pending, err := t.h.log.Write(rec)
+		if err != nil {
+			t.err = fmt.Errorf("tablet: commit log: %w", err)
+			return nil, t.err
+		}
+		w.log = pending
+		t.nextSeq += uint64(len(r.Mutations))
 	}
-	t.nextSeq += uint64(len(muts))
-	m := t.mem
-	m.reserved += need
-	m.maxSeq = t.nextSeq - 1
-	m.writers.Add(1)
+	w.m.reserved += need
+	w.m.maxSeq = t.nextSeq - 1
+	w.m.writers.Add(1)
 	t.h.noteReserved(need)
-	p := &pendingApply{last: t.nextSeq - 1}
-	t.inflight = append(t.inflight, p)
-	return m, p, pending, nil
+	w.apply = &pendingApply{last: t.nextSeq - 1}
+	t.inflight = append(t.inflight, w.apply)
+	return w, nil
 }
 
 // waitForRoomLocked makes sure the memtable can take need more bytes,

@@ -2,12 +2,9 @@ package tablet
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/tabuladb/tabula/internal/base"
-	"github.com/tabuladb/tabula/internal/commitlog"
-	"github.com/tabuladb/tabula/internal/record"
 )
 
 // RowMutation is one entry of a batch: a row and its mutations.
@@ -75,28 +72,28 @@ func (t *Tablet) applyGroup(rows []RowMutation, idx []int, errs []error) []int {
 	locks := t.lockRows(rows, idx)
 	schema := t.Schema()
 	var ok []int
-	var resolved [][]base.Mutation
+	var valid []RowMutation
 	for _, i := range idx {
 		if err := t.validate(schema, rows[i].Row, rows[i].Mutations); err != nil {
 			errs[i] = err
 			continue
 		}
 		ok = append(ok, i)
-		resolved = append(resolved, t.resolveTimestamps(schema, rows[i].Mutations))
+		valid = append(valid, RowMutation{Row: rows[i].Row, Mutations: t.resolveTimestamps(schema, rows[i].Mutations)})
 	}
 	if len(ok) == 0 {
 		unlockRows(locks)
 		return nil
 	}
-	m, r, first, err := t.reserveBatch(rows, ok, resolved)
+	w, err := t.reserve(valid)
 	if err == nil {
 		for _, l := range locks {
-			l.last = r.apply.last
+			l.last = w.apply.last
 		}
 	}
 	unlockRows(locks)
 	if err == nil {
-		err = t.commitBatch(rows, ok, resolved, m, r, first)
+		err = w.commit()
 	}
 	for _, i := range ok {
 		errs[i] = err
@@ -105,64 +102,6 @@ func (t *Tablet) applyGroup(rows []RowMutation, idx []int, errs []error) []int {
 		return ok
 	}
 	return nil
-}
-
-// commitBatch waits until the records reserveBatch queued are durable,
-// inserts the entries ok and publishes them.
-func (t *Tablet) commitBatch(rows []RowMutation, ok []int, resolved [][]base.Mutation, m *memTable, r batchReservation, first uint64) error {
-	err := r.log.Wait()
-	if err == nil {
-		seq := first
-		for k, i := range ok {
-			insert(m.mt, rows[i].Row, resolved[k], seq)
-			seq += uint64(len(resolved[k]))
-		}
-	}
-	m.writers.Done()
-	return t.publish(r.apply, err)
-}
-
-// batchReservation is what reserveBatch hands back: the last record's
-// place in the commit log and the batch's place in the publish order.
-type batchReservation struct {
-	log   *commitlog.Pending
-	apply *pendingApply
-}
-
-// reserveBatch is reserve for many rows: their sequence numbers, room in
-// the memtable and records in the commit log, in one order. It returns the
-// first sequence number.
-func (t *Tablet) reserveBatch(rows []RowMutation, ok []int, resolved [][]base.Mutation) (*memTable, batchReservation, uint64, error) {
-	var need int64
-	for k, i := range ok {
-		need += entriesSize(rows[i].Row, resolved[k])
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := t.waitForRoomLocked(need); err != nil {
-		return nil, batchReservation{}, 0, err
-	}
-	first := t.nextSeq
-	var r batchReservation
-	var rec []byte
-	for k, i := range ok {
-		rec = record.Append(rec[:0], &record.RowMutation{Tablet: t.id, Seq: t.nextSeq, Row: rows[i].Row, Mutations: resolved[k]})
-		pending, err := t.h.log.Write(rec)
-		if err != nil {
-			t.err = fmt.Errorf("tablet: commit log: %w", err)
-			return nil, batchReservation{}, 0, t.err
-		}
-		r.log = pending
-		t.nextSeq += uint64(len(resolved[k]))
-	}
-	m := t.mem
-	m.reserved += need
-	m.maxSeq = t.nextSeq - 1
-	m.writers.Add(1)
-	t.h.noteReserved(need)
-	r.apply = &pendingApply{last: t.nextSeq - 1}
-	t.inflight = append(t.inflight, r.apply)
-	return m, r, first, nil
 }
 
 // lockRows takes the row locks of entries idx, in stripe order so that
