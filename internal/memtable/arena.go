@@ -67,6 +67,7 @@ func (a *arena) addChunk(size int) (int, bool) {
 	// Backing the bytes with uint64s aligns every word for atomic access.
 	words := make([]uint64, (size+7)/8)
 	chunk := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), size)
+	prefault(chunk)
 	grown := append(chunks[:len(chunks):len(chunks)], chunk)
 	a.chunks.Store(&grown)
 	return len(grown) - 1, true

@@ -61,3 +61,21 @@ func TestOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefaultKeepsContents checks that prefaulting leaves every byte as it
+// was, whatever the slice's alignment and length, including bytes outside
+// its whole pages.
+func TestPrefaultKeepsContents(t *testing.T) {
+	backing := make([]byte, 5*4096+123)
+	for i := range backing {
+		backing[i] = byte(i*7 + 1)
+	}
+	for _, c := range []struct{ lo, hi int }{{0, len(backing)}, {1, len(backing) - 1}, {100, 100 + 3*4096}, {5, 4000}, {0, 0}} {
+		prefault(backing[c.lo:c.hi])
+	}
+	for i, b := range backing {
+		if b != byte(i*7+1) {
+			t.Fatalf("byte %d is %d after prefault, want %d", i, b, byte(i*7+1))
+		}
+	}
+}
